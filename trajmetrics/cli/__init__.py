@@ -1,0 +1,1 @@
+"""The `trajmetrics` command line. Each subcommand lives in its own module."""
