@@ -29,7 +29,7 @@ class MetricConfig(BaseModel):
 
     >>> MetricConfig(lookahead=3).lookahead
     3
-    >>> MetricConfig.preset("reference").unfinished
+    >>> MetricConfig.from_preset("reference").unfinished
     'each'
     """
 
@@ -74,10 +74,10 @@ class MetricConfig(BaseModel):
         return kinds
 
     @classmethod
-    def preset(cls, name: str, **overrides: Any) -> "MetricConfig":
+    def from_preset(cls, name: str, **overrides: Any) -> "MetricConfig":
         """The named preset with some options overridden.
 
-        >>> MetricConfig.preset("reference", lookahead=2).lookahead
+        >>> MetricConfig.from_preset("reference", lookahead=2).lookahead
         2
         """
         if name not in PRESETS:
