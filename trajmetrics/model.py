@@ -99,20 +99,42 @@ class Action(_Model):
     """For tool-calling agents: the tool arguments, kept for `other` actions."""
 
     def short(self) -> str:
-        """A one-line human description, for tables and disagreement lists."""
-        parts = [self.kind]
+        """A one-line human description, for tables, disagreement lists and judge questions.
+
+        >>> Action(kind="type", target=Target(role="textbox", name="Search"), value="shoes", submit=True).short()
+        "type 'shoes' into textbox 'Search' and press Enter"
+        """
         t = self.target
         if t.role or t.name:
-            parts.append(f"{t.role or ''} '{t.name or ''}'".strip())
+            where = f"{t.role or 'element'} '{t.name or ''}'" if t.name else f"{t.role}"
+            if t.id:
+                where += f" [{t.id}]"
         elif t.id:
-            parts.append(f"[{t.id}]")
+            where = f"element [{t.id}]"
         elif t.x is not None:
-            parts.append(f"({t.x:g},{t.y:g})")
-        if self.value is not None:
-            parts.append(repr(self.value[:80]))
-        if self.submit:
-            parts.append("+Enter")
-        return " ".join(parts)
+            where = f"point ({t.x:g}, {t.y if t.y is not None else 0:g})"
+        else:
+            where = ""
+        value = None if self.value is None else (self.value if len(self.value) <= 200 else self.value[:197] + "...")
+        k = self.kind
+        if k == "type":
+            text = f"type '{value or ''}'" + (f" into {where}" if where else "")
+            return text + (" and press Enter" if self.submit else "")
+        if k == "select":
+            return f"select '{value or ''}'" + (f" in {where}" if where else "")
+        if k == "press":
+            return f"press {value or ''}" + (f" on {where}" if where else "")
+        if k == "goto":
+            return f"go to {value or ''}"
+        if k in ("answer", "note"):
+            return f"{k}: {value or ''}"
+        if k == "scroll":
+            return f"scroll {value or ''}" + (f" in {where}" if where else "")
+        if k == "other" and self.tool:
+            return f"{self.tool}({self.args or {}})"
+        if k == "other" and self.raw:
+            return self.raw[:200]
+        return f"{k.replace('_', ' ')}" + (f" {where}" if where else "") + (f" '{value}'" if value else "")
 
 
 class AgentStep(_Model):
