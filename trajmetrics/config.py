@@ -33,7 +33,7 @@ class MetricConfig(BaseModel):
     'each'
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
     preset: PresetName = "default"
     """Which preset the other values started from (informational)."""

@@ -55,7 +55,7 @@ def normalise_task_id(value: Any) -> str:
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
 
 class Target(_Model):
