@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -96,10 +97,18 @@ class JudgeCache:
     ('MATCH', {'m': 1})
     """
 
-    def __init__(self, directory: str | os.PathLike[str] | None = None, *, create: bool = True) -> None:
+    def __init__(
+        self, directory: str | os.PathLike[str] | None = None, *, create: bool = True, strict: bool = True
+    ) -> None:
+        """``create=False`` does not create a missing cache (for looking only). ``strict=False``: a cache
+        that cannot be opened (unwritable folder, corrupt database) warns and works as an empty,
+        read-only-nothing cache, so scoring goes on; ``strict=True`` raises ConfigError."""
         self.directory = Path(directory).expanduser() if directory else default_cache_dir()
         self.read_errors = 0
         self.write_errors = 0
+        self.strict = strict
+        self.open_error: str | None = None
+        """Why the cache could not be opened (``strict=False`` only); None when it works."""
         self._cache: Any = None
         if create or (self.directory / "cache.db").exists():
             self._cache = self._open()
@@ -111,10 +120,15 @@ class JudgeCache:
             # tag_index makes per-model eviction (``cache clear --model``) an index lookup
             return diskcache.Cache(str(self.directory), tag_index=True)
         except Exception as exc:  # noqa: BLE001 - any failure to open is a user-fixable location problem
-            raise ConfigError(
+            message = (
                 f"cannot open the judge cache at {self.directory}: {exc} - "
                 f"pass --cache-dir (or set {CACHE_ENV}) to a writable folder"
-            ) from exc
+            )
+            if self.strict:
+                raise ConfigError(message) from exc
+            warnings.warn(message + "; going on without a cache", RuntimeWarning, stacklevel=3)
+            self.open_error = message
+            return None
 
     # -- answers -------------------------------------------------------------------------------------
     def get(self, key: str) -> dict[str, Any] | None:
@@ -136,10 +150,13 @@ class JudgeCache:
 
     def set(self, key: str, value: dict[str, Any], *, model: str) -> bool:
         """Store a valid answer as JSON text, tagged with its model. Returns False if it could not be written."""
-        if self._cache is None:
-            self._cache = self._open()
         if value.get("verdict") not in _VERDICTS:
             raise ValueError(f"only MATCH/NO_MATCH answers are cached, got {value.get('verdict')!r}")
+        if self._cache is None and self.open_error is None:
+            self._cache = self._open()
+        if self._cache is None:
+            self.write_errors += 1
+            return False
         try:
             text = json.dumps(value, sort_keys=True, ensure_ascii=False)
             self._cache.set(key, text, tag=model, retry=True)

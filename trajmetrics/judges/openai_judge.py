@@ -150,7 +150,8 @@ class OpenAIJudge:
             )
         versions.update(prompt_versions or {})
         self.templates: dict[str, PromptTemplate] = {t: load_template(v) for t, v in versions.items()}
-        self.cache: JudgeCache | None = JudgeCache(cache_dir) if cache else None
+        # strict=False: a broken cache folder warns and the run goes on uncached
+        self.cache: JudgeCache | None = JudgeCache(cache_dir, strict=False) if cache else None
 
         # imported here so `trajmetrics --help` and rule-only runs never pay for the openai import
         import openai
@@ -213,6 +214,7 @@ class OpenAIJudge:
             cache_dir=str(self.cache.directory) if self.cache is not None else None,
             cache_read_errors=self.cache.read_errors if self.cache is not None else 0,
             cache_write_errors=self.cache.write_errors if self.cache is not None else 0,
+            cache_error=self.cache.open_error if self.cache is not None else None,
         )
         return out
 
