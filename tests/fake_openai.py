@@ -107,6 +107,10 @@ class FakeOpenAI:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # one buffered write per reply and no Nagle: otherwise headers and body go out in two
+            # packets and delayed ACKs add ~40 ms to every call, which would distort benchmarks
+            wbufsize = 64 * 1024
+            disable_nagle_algorithm = True
 
             def log_message(self, *args: Any) -> None:  # keep test output quiet
                 pass
@@ -143,6 +147,7 @@ class FakeOpenAI:
                     self.send_header(k, v)
                 self.end_headers()
                 self.wfile.write(data)
+                self.wfile.flush()
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
