@@ -40,6 +40,7 @@ _READERS: dict[str, Callable[[Path, ReadContext], Iterator[AgentTrajectory | Rea
     "tool_calls": _tool_calls.read,
     "canonical": _canonical.read,
 }
+_SNIFF_ROWS = 20
 _SNIFF_WHOLE_JSON = 32 << 20  # a .json bigger than this is recognised from its first bytes only
 
 
@@ -91,8 +92,11 @@ def _detect_file(path: Path) -> str | None:
     if suffix in (".xlsx", ".xlsm", ".csv"):
         return "reference_sheet" if _reference_sheet.looks_like(path) else None
     if suffix == ".jsonl":
-        for _, row, _ in iter_jsonl(path):
-            return None if isinstance(row, InputError) else _format_of_record(row)
+        # rows of one item each may start with items that say nothing (a text block): look a little further
+        for n, (_, row, _) in enumerate(iter_jsonl(path)):
+            fmt = None if isinstance(row, InputError) else _format_of_record(row)
+            if fmt is not None or n >= _SNIFF_ROWS:
+                return fmt
         return None
     if suffix == ".json":
         if path.stat().st_size > _SNIFF_WHOLE_JSON:

@@ -89,8 +89,18 @@ def load_json(path: Path, *, label: str | None = None) -> Any:
     except UnicodeDecodeError as exc:
         raise InputError(label, None, None, "UTF-8 JSON", f"undecodable bytes at offset {exc.start}") from None
     except json.JSONDecodeError as exc:
-        reason = "truncated JSON" if exc.pos >= len(data.rstrip()) - 1 else exc.msg
-        raise InputError(label, f"line {exc.lineno} column {exc.colno}", None, "valid JSON", reason) from None
+        raise InputError(label, f"line {exc.lineno} column {exc.colno}", None, "valid JSON", json_reason(exc, data)) from None
+
+
+def json_reason(exc: json.JSONDecodeError, data: bytes | str) -> str:
+    """What is wrong with a JSON text, saying "truncated" when it stops before its closing bracket."""
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    stripped = text.rstrip()
+    opened = stripped[:1] in ("{", "[")
+    closed = stripped[-1:] == {"{": "}", "[": "]"}.get(stripped[:1], "")
+    if opened and (not closed or exc.pos >= len(stripped) - 1):
+        return f"truncated JSON ({exc.msg})"
+    return exc.msg
 
 
 def iter_jsonl(path: Path) -> Iterator[tuple[int, Any, int]]:
@@ -109,9 +119,7 @@ def iter_jsonl(path: Path) -> Iterator[tuple[int, Any, int]]:
             try:
                 yield lineno, json.loads(line), offset
             except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-                msg = exc.msg if isinstance(exc, json.JSONDecodeError) else "undecodable bytes"
-                if isinstance(exc, json.JSONDecodeError) and exc.pos >= len(line.rstrip()) - 1:
-                    msg = "truncated JSON"
+                msg = json_reason(exc, line) if isinstance(exc, json.JSONDecodeError) else "undecodable bytes"
                 yield lineno, InputError(label, f"line {lineno}", None, "one JSON value per line", msg), offset
 
 

@@ -150,7 +150,7 @@ class _Builder:
         return "\n".join(self.pending_text) or None
 
 
-def _trajectory(label: str, task_id: Any, items: list[tuple[str, Any]], extra: dict[str, Any]) -> AgentTrajectory:
+def _trajectory(label: str, task_id: Any, items: list[tuple[str, Any]], extra: dict[str, Any], *, source: str | None = None) -> AgentTrajectory:
     builder = _Builder(label)
     for where, item in items:
         builder.add(item, where)
@@ -161,7 +161,7 @@ def _trajectory(label: str, task_id: Any, items: list[tuple[str, Any]], extra: d
         builder.steps[-1] = last.model_copy(update={"action": last.action.model_copy(update={"value": final})})
     intent = next((extra[k].strip() for k in ("intent", "task", "instruction") if isinstance(extra.get(k), str) and extra[k].strip()), None)
     meta = {"skipped": builder.skipped} if builder.skipped else {}
-    return AgentTrajectory(task_id=task_id, steps=builder.steps, intent=intent, final_answer=final, source=label, format=NAME, meta=meta)
+    return AgentTrajectory(task_id=task_id, steps=builder.steps, intent=intent, final_answer=final, source=source or label, format=NAME, meta=meta)
 
 
 def _list_key(row: dict[str, Any]) -> str | None:
@@ -185,7 +185,7 @@ def read_file(path: Path, ctx: ReadContext) -> Iterator[AgentTrajectory | ReadPr
                 if key is None:
                     raise InputError(label, where, "items", "a list of computer-use items", "no item list")
                 items = [(f"{where}: {key}[{i}]", item) for i, item in _flatten(row[key])]
-                return _trajectory(f"{label}:{where}", task_id, items, row)
+                return _trajectory(label, task_id, items, row, source=f"{label}:{where}")
 
             tid = row.get("task_id") if isinstance(row, dict) else None
             yield guarded(build, source=f"{label}:{where}", task_id=None if tid is None else str(tid))

@@ -22,12 +22,12 @@ from typing import Any
 from ..actions.computer import computer_action
 from ..errors import InputError
 from ..model import AgentStep, AgentTrajectory, ReadProblem
-from ._common import ReadContext, get_field, guarded, iter_jsonl, load_json, natural_key
+from ._common import ReadContext, get_field, guarded, iter_jsonl, json_reason, load_json, natural_key
 
 NAME = "fara"
 LOG = "web_surfer.log"
 NO_ANSWER = "<no_answer>"
-_ACTION = re.compile(r"Action\s*#\s*(\d+)\s*:\s*executing tool\s*'([^']+)'\s*with arguments\s*(\{.*\})\s*$", re.DOTALL)
+_ACTION = re.compile(r"Action\s*#\s*(\d+)\s*:\s*executing tool\s*'([^']+)'\s*with arguments\s*(.*?)\s*$", re.DOTALL)
 _THOUGHT = re.compile(r"Thought\s*#\s*(\d+)\s*:\s*(.*?)(?=\n\s*Action\s*#|\Z)", re.DOTALL)
 _OBSERVATION = re.compile(r"^\s*Observation\s*#\s*(\d+)\s*:\s*(.*)$", re.DOTALL)
 
@@ -100,7 +100,7 @@ def read_log(log: Path, ctx: ReadContext) -> AgentTrajectory:
             try:
                 args = json.loads(m.group(3))
             except json.JSONDecodeError as exc:
-                raise InputError(label, where, f"Action #{number} arguments", "a JSON object", exc.msg) from None
+                raise InputError(label, where, f"Action #{number} arguments", "a JSON object", json_reason(exc, m.group(3))) from None
             if not isinstance(args, dict):
                 raise InputError(label, where, f"Action #{number} arguments", "a JSON object", type(args).__name__)
             t = _THOUGHT.search(message)

@@ -74,8 +74,8 @@ def _header(path: Path, rows: Iterator[tuple[Any, ...]]) -> dict[str, int]:
         cols = _header_map(row)
         if all(k in cols for k in _REQUIRED):
             return cols
-        if any(c not in (None, "") for c in row):
-            seen = [str(c) for c in row if c not in (None, "")]
+        if not seen and any(c not in (None, "") for c in row):
+            seen = [str(c) for c in row if c not in (None, "")]  # the first non-empty row: the header it has
     raise InputError(str(path), "header", None, "columns Task No, Step No, Text, Next Step", short(seen) if seen else "no header row")
 
 
