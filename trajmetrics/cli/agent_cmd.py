@@ -66,7 +66,7 @@ def convert(paths: tuple[str, ...], agent_format: str | None, tool_map: str | No
             yield item
 
     if output == "-":
-        write_agent_jsonl(tally(), click.get_text_stream("stdout"))
+        write_agent_jsonl(tally(), sys.stdout)
     else:
         write_agent_jsonl(tally(), Path(output))
     summary = f"{counts['tasks']} tasks, {counts['steps']} steps, {len(problems)} problems"
