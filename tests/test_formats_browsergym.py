@@ -109,3 +109,13 @@ def test_bare_code_actions_as_agentlab_writes_them(tmp_path: Path, bg: Path) -> 
     step = _by_id(list(read_agent_runs([task])))["5"].steps[0]
     assert step.plan_source == "action_field" and step.planned is not None and step.planned.target.name == "Go"
     assert step.thought == "Press Go."
+
+
+def test_agentlab_pickles_are_named_in_the_problem(tmp_path: Path) -> None:
+    task = tmp_path / "task_3"
+    task.mkdir()
+    (task / "summary_info.json").write_text('{"n_steps": 1, "err_msg": null}')
+    (task / "step_0.pkl.gz").write_bytes(b"\x1f\x8b")
+    (problem,) = list(read_agent_runs([task]))
+    assert isinstance(problem, ReadProblem)
+    assert "found only AgentLab's pickled step_<n>.pkl.gz (not read: export them to JSON)" in problem.message

@@ -167,7 +167,11 @@ def read_task(task_dir: Path, ctx: ReadContext | None = None) -> AgentTrajectory
         path = task_dir / f"steps_info_{i}.json"
         if not path.is_file():
             if i < n_steps:
-                raise InputError(str(path), None, None, f"steps_info_0..{n_steps}.json (summary_info.n_steps = {n_steps})", "no such file")
+                pickled = (task_dir / f"step_{i}.pkl.gz").is_file()
+                raise InputError(
+                    str(path), None, None, f"steps_info_0..{n_steps}.json (summary_info.n_steps = {n_steps})",
+                    "only AgentLab's pickled step_<n>.pkl.gz (not read: export them to JSON)" if pickled else "no such file",
+                )
             break
         record, obs, rec_label = _read_record(path, i)
         if i == 0:
