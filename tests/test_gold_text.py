@@ -185,6 +185,10 @@ CASES = [
     ("Report 'N/A'", "answer", None, None, "N/A"),
     ("Stop and answer 'Boston'", "answer", None, None, "Boston"),
     ('Respond with "The answer is 42"', "answer", None, None, "The answer is 42"),
+    # real words near a verb or role word are not typos of it
+    ("Click on the Henning Leutz link", "click", "Henning Leutz", "link", None),
+    ("Book the cheapest flight", "other", None, None, None),
+    ("Complete the checkout form", "other", None, None, None),
     # not actions
     ("gates", "other", None, None, None),
     ("", "other", None, None, None),

@@ -151,7 +151,15 @@ _VERBS: dict[str, str] = {
     "submit": "submit",
 }
 _VERB_ORDER = list(_VERBS)
+# Real words one edit away from a verb: never read as typos of it ("Complete" is not "compute").
+_REAL_WORDS = {"black", "center", "charge", "clone", "closet", "complete", "compete", "computer", "county", "court",
+               "movie", "rally", "ready", "process", "profile", "province", "states", "heads", "empathy", "folder",
+               "filter", "finder", "header", "reader", "sport", "start", "store", "table", "title", "white", "stitch"}
 
+# Verbs recognised after a leading context phrase ("Under the 'Sales' section, click ...").
+_CONTEXT_VERBS = {"click", "type", "press", "select", "choose", "chose", "pick", "paste", "write", "fill", "insert",
+                  "put", "clear", "delete", "hover", "scroll", "check", "uncheck", "mark", "tick", "tap", "hit",
+                  "double", "open", "remove"}
 # Words a gold step may start with before its verb ("Under the 'Sales' section, click ...").
 _LEAD_PREPS = {"in", "under", "from", "on", "inside", "within", "at", "using", "after", "into", "via"}
 # Statements that record a finding ("The current product ... has the lowest price") are notes.
@@ -423,7 +431,7 @@ def _clean_value(text: str) -> str:
     text = text.replace("\u00a0", " ").strip()
     if len(text) >= 3 and text[-1] in ".;" and text[-2] in _QUOTE_CHARS and text[0] in _QUOTE_CHARS:
         text = text[:-1]
-    if len(text) >= 2 and text[0] in _QUOTE_CHARS and text[-1] in _QUOTE_CHARS + "'":
+    if len(text) >= 2 and text[0] in _QUOTE_CHARS and text[-1] in _QUOTE_CHARS:
         text = text[1:-1]
     elif text[:1] in _QUOTE_CHARS and not any(q in text[1:] for q in _QUOTE_CHARS):
         text = text[1:]
@@ -445,12 +453,13 @@ def _role_of_word(word: str):  # -> str | None | _NO_ROLE
     w = word.lower().strip(".,;:!?()")
     if w in _ROLE_PHRASES:
         return _ROLE_PHRASES[w]
-    if len(w) >= 5:
+    if len(w) >= 5 and w not in _NAME_INTRO:
         for cand, role in _ROLE_PHRASES.items():
             if " " in cand or len(cand) < 5 or role is None:
                 continue
-            limit = 2 if len(w) >= 6 and w[0] == cand[0] else 1
-            if OSA.distance(w, cand, score_cutoff=limit) <= limit:
+            d = OSA.distance(w, cand, score_cutoff=2)
+            # "bottun" (same letters, two edits), "buton" is not handled; "henning" is not "heading"
+            if (d <= 1 and len(w) >= 6) or (d <= 2 and sorted(w) == sorted(cand)):
                 return role
     return _NO_ROLE
 
@@ -486,6 +495,8 @@ def _verb_family(word: str) -> tuple[str, str] | None:
         w = w[:-1]
     if w in _VERBS:
         return w, _VERBS[w]
+    if w in _REAL_WORDS:
+        return None
     for suffix in ("ing", "ed", "s"):
         base = w[: -len(suffix)] if w.endswith(suffix) else None
         if base and (base in _VERBS or base + "e" in _VERBS):
@@ -497,10 +508,13 @@ def _verb_family(word: str) -> tuple[str, str] | None:
     for rank, cand in enumerate(_VERB_ORDER):
         if len(cand) < 4 or abs(len(cand) - len(w)) > 2:
             continue
-        limit = 2 if len(w) >= 7 and w[0] == cand[0] else 1
-        d = OSA.distance(w, cand, score_cutoff=limit)
-        if d <= limit and (best is None or (d, rank) < best[:2]):
-            best = (d, rank, cand)
+        d = OSA.distance(w, cand, score_cutoff=2)
+        # one edit for words of 5+ letters ("Clicl", "Hober"); short words and two edits only when the
+        # letters are the same, i.e. swapped ("Tpye", "Nagivate"): "book" is not "look"
+        anagram = sorted(w) == sorted(cand)
+        if (d <= 1 and (len(w) >= 5 or anagram)) or (d == 2 and anagram):
+            if best is None or (d, rank) < best[:2]:
+                best = (d, rank, cand)
     if best is None:
         return None
     return best[2], _VERBS[best[2]]
@@ -650,14 +664,6 @@ def _parse_object(toks: tuple[_Tok, ...], *, last_in_text: bool = True) -> _Obj:
     return obj
 
 
-def _text_after(s: str, tok: _Tok) -> str:
-    return s[tok.end:]
-
-
-def _rest_text(s: str, toks: tuple[_Tok, ...]) -> str:
-    return s[toks[0].start:] if toks else ""
-
-
 # --------------------------------------------------------------------------------------------------
 # Families
 # --------------------------------------------------------------------------------------------------
@@ -715,7 +721,7 @@ def _key_value(toks: tuple[_Tok, ...]) -> tuple[str | None, int]:
     k = 0
     while k < len(toks) and not toks[k].quoted:
         w = toks[k].text
-        if w == "+" or w.lower() in ("key", "keys", "button") and parts:
+        if w == "+" or (w.lower() in ("key", "keys", "button") and parts):
             k += 1
             continue
         if "+" in w and len(w) > 1:
@@ -771,7 +777,7 @@ def _fam_press(ctx: _Ctx) -> Action:
     return ctx.act("click", obj.target())
 
 
-_SUBMIT_RE = re.compile(r"^(?:and\s+(?:then\s+)?)?(?:press|hit|pres|presss|hitting|pressing)\b", re.I)
+_PRESS_WORDS = {"press", "pres", "presss", "pressing", "hit", "hitting"}
 
 
 def _split_submit(ctx: _Ctx, toks: tuple[_Tok, ...]) -> tuple[tuple[_Tok, ...], bool]:
@@ -779,10 +785,8 @@ def _split_submit(ctx: _Ctx, toks: tuple[_Tok, ...]) -> tuple[tuple[_Tok, ...], 
     for k, t in enumerate(toks):
         if t.quoted:
             continue
-        fam = _verb_family(t.low)
-        starts = (t.low == "and" and k + 1 < len(toks) and not toks[k + 1].quoted
-                  and _verb_family(toks[k + 1].low) is not None and _verb_family(toks[k + 1].low)[1] == "press")
-        if starts or (fam is not None and fam[1] == "press" and k > 0):
+        starts = t.low == "and" and k + 1 < len(toks) and not toks[k + 1].quoted and toks[k + 1].low in _PRESS_WORDS
+        if starts or (t.low in _PRESS_WORDS and k > 0):
             j = k + 1 if starts else k
             key, _ = _key_value(_skip_lead(toks[j + 1:]))
             if key in ("Enter",):
@@ -814,25 +818,14 @@ def _fam_type(ctx: _Ctx) -> Action:
         k += 2
         if k < len(rest) and rest[k].low in _FOLLOWING_NOUNS and not rest[k].quoted:
             k += 1
-    while k < len(rest) and not rest[k].quoted and rest[k].low in ("instead", "text", "out", "in:"):
-        if rest[k].low == "text" and not rest[k].punct:
-            break
-        k += 1
-        if rest[k - 1].punct == ":":
-            break
+    while k < len(rest) and not rest[k].quoted and rest[k].low in ("instead", "out"):
+        k += 1  # "Type instead: 'x'", "Type out 'x'"
     rest = rest[k:]
     if ctx.context:
         # "In the 'Comment' textbox type: 'x'", "In the textbox paste: 'x'"
-        tgt = _context_obj(ctx)
-        value = _clean_value(s[ctx.rest[0].start:] if ctx.rest else "") if rest else ""
-        if rest:
-            value = _clean_value(s[rest[0].start: (rest[-1].end)])
-        return ctx.act("type", tgt.target(), value, submit)
+        value = _clean_value(s[rest[0].start: rest[-1].end]) if rest else ""
+        return ctx.act("type", _context_obj(ctx).target(), value, submit)
     if not rest:
-        # "Type: Copyright (C) 2025 MIT" (the colon was glued to the verb)
-        after = s[s.lower().find(ctx.verb) + len(ctx.verb):].lstrip(" :")
-        if after.strip():
-            return ctx.act("type", None, _clean_value(after), submit)
         return ctx.act("type", None, None, submit)
     first = rest[0]
     if first.quoted:
@@ -932,8 +925,6 @@ def _fam_select(ctx: _Ctx) -> Action:
     value = obj.name
     if value is None or not any(t.quoted for t in obj.head):
         value = _option_value(obj.head) if obj.head else value
-    if value is None and obj.role in ("option",):
-        value = None
     # the dropdown: after from/on/in/under/of, or from the context ("From the 'X' dropdown select 'Y'")
     tgt = Target()
     tail = obj.tail
@@ -1075,7 +1066,8 @@ def _fam_go(ctx: _Ctx) -> Action:
     first = rest[0].low if rest and not rest[0].quoted else ""
     if first in ("back", "backward", "backwards", "previous"):
         after = _skip_lead(rest[1:])
-        if after and rest[1].low in ("to",) or (after and len(rest) > 1 and rest[1].low == "to"):
+        if after and rest[1].low == "to":
+            # "Go back to the gitlab tab", "Go back to openstreetmap.com"
             return _goto_or_click(ctx, after)
         return ctx.act("go_back")
     if first == "forward":
@@ -1253,18 +1245,17 @@ def _find_verb(toks: tuple[_Tok, ...]) -> tuple[int, str, str] | None:
         # "Mouse over X"
         if hit is None and first.low == "mouse" and len(toks) > 1 and toks[1].low in ("over", "on"):
             return 0, "hover", "hover"
-        if hit is not None and not (first.low in _LEAD_PREPS):
+        if hit is not None and first.low not in _LEAD_PREPS:
             return 0, hit[0], hit[1]
         if first.low in _LEAD_PREPS:
-            # "In the 'Comment' textbox type: ...": the verb is an exact word later on
+            # "In the 'Comment' textbox type: ...": the verb is an exact word later on. Only action verbs
+            # count here; words such as "record" or "change" are nouns in such phrases.
             for k in range(1, len(toks)):
                 t = toks[k]
                 if t.quoted:
                     continue
-                w = t.low.rstrip(":")
-                if w in _VERBS and _VERBS[w] not in ("note", "answer", "add", "back") and w not in (
-                    "input", "enter", "search", "record", "note", "state", "report", "review", "change", "keep"
-                ) or (w in ("input", "enter") and k + 1 < len(toks) and toks[k + 1].quoted):
+                w = t.low
+                if w in _CONTEXT_VERBS or (w in ("input", "enter") and k + 1 < len(toks) and toks[k + 1].quoted):
                     return k, w, _VERBS[w]
     return None
 
