@@ -15,7 +15,7 @@ import numpy as np
 
 from .config import MetricConfig
 from .matching.decision import Decision, Judge, JudgeAnswer, JudgeQuestion
-from .matching.rules import POLICY_MIDPOINT, match_repeat, match_requirement, match_step, same_action
+from .matching.rules import POLICY_MIDPOINT, match_repeat, match_requirement, same_action, step_decisions
 from .metrics import (
     METRIC_NAMES,
     element_accuracy,
@@ -128,13 +128,15 @@ def score_task(
     n_a, n_g = len(atoms), len(gold_actions)
 
     # 1. Rules on every (atom, gold step) pair.
-    decisions: list[list[Decision]] = [[match_step(a, g) for g in gold_actions] for a in atoms]
+    decisions: list[list[Decision]] = step_decisions(atoms, gold_actions)
     verdict = np.zeros((n_a, n_g), dtype=np.int8)  # 1 MATCH, 0 NO_MATCH, -1 UNSURE
     weight = np.zeros((n_a, n_g), dtype=np.float64)
     for i, row in enumerate(decisions):
         for j, d in enumerate(row):
             verdict[i, j] = 1 if d.verdict == "MATCH" else (-1 if d.verdict == "UNSURE" else 0)
-            weight[i, j] = d.score
+            # Among equally large matchings prefer the steps that did not fail: a retried click that
+            # timed out and its successful retry both match, the retry is the step that counted.
+            weight[i, j] = d.score - (0.05 if agent.steps[atom_step[i]].error else 0.0)
     unsure_pairs = list(zip(*np.nonzero(verdict == -1)))
 
     def step_question(i: int, j: int) -> tuple[tuple[str, int, int], JudgeQuestion, Decision]:

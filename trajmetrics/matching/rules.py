@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from rapidfuzz import fuzz
+from rapidfuzz.distance import Levenshtein
 
 from ..model import Action
 from .decision import Decision
@@ -28,6 +29,10 @@ from .normalize import norm_name, norm_url, norm_value, numbers_in, url_host
 MATCH_THRESHOLD = 0.85
 REJECT_THRESHOLD = 0.55
 POLICY_MIDPOINT = (MATCH_THRESHOLD + REJECT_THRESHOLD) / 2
+# Partial-name and qualified-value patterns sit just above the midpoint: the rules lean to MATCH without
+# a judge, and a judge is asked when one is configured.
+SUFFIX_NAME_SCORE = 0.72
+QUALIFIED_VALUE_SCORE = 0.75
 
 # Keys that submit a form: pressing them fulfils "click Search/Go" and vice versa.
 _SUBMIT_KEYS = {"enter", "return", "numpadenter", "kp_enter"}
@@ -36,6 +41,8 @@ _SUBMIT_NAMES = {
     "go", "search", "submit", "find", "ok", "enter", "apply", "filter", "send", "post", "save",
     "confirm", "continue", "next", "done", "login", "log in", "sign in", "create", "update",
 }
+# Roles of fields one types into.
+_FIELD_ROLES = {"textbox", "searchbox", "combobox", "textarea", "input", "spinbutton"}
 # Roles that make a click a choice in a list: clicking them ~ selecting that option.
 _OPTION_ROLES = {"option", "menuitem", "menuitemradio", "listitem", "radio", "treeitem", "gridcell", "row"}
 
@@ -51,32 +58,108 @@ def _decide(score: float, rule: str, **evidence: Any) -> Decision:
     return Decision(verdict=verdict, score=round(score, 4), rule=rule, evidence=evidence)
 
 
-def name_similarity(a: str | None, b: str | None) -> float:
+_TOKEN_RE = re.compile(r"[^\W_]+(?:[.,'][^\W_]+)*", re.UNICODE)
+# Two words are the same word when they differ by a typo at most ("blanck" ~ "blank", "Isues" ~ "Issues").
+_WORD_TYPO_RATIO = 0.8
+
+
+def _is_typo(a: str, b: str, ratio: float) -> bool:
+    # One slip in a word of four letters or more ("Kark" ~ "Karl") is a typo; so is ratio >= 0.8.
+    return ratio >= _WORD_TYPO_RATIO or (min(len(a), len(b)) >= 4 and Levenshtein.distance(a, b) <= 1)
+
+
+def _tokens(text: str) -> list[str]:
+    return _TOKEN_RE.findall(text)
+
+
+def _is_number(token: str) -> bool:
+    return any(c.isdigit() for c in token) and not any(c.isalpha() for c in token)
+
+
+def _word_alignment(short: list[str], long_: list[str]) -> tuple[int, list[str]]:
+    """Greedy one-to-one alignment of words (exact first, then typo-level); returns (matched, unmatched of long_)."""
+    remaining = list(long_)
+    matched = 0
+    pending = []
+    for w in short:
+        if w in remaining:
+            remaining.remove(w)
+            matched += 1
+        else:
+            pending.append(w)
+    for w in pending:
+        if _is_number(w):
+            continue  # numbers only match exactly ("Page 2" is not "Page 5")
+        best, best_r = None, 0.0
+        for cand in remaining:
+            if _is_number(cand):
+                continue
+            r = fuzz.ratio(w, cand) / 100
+            if r > best_r:
+                best, best_r = cand, r
+        if best is not None and _is_typo(w, best, best_r):
+            remaining.remove(best)
+            matched += 1
+    return matched, remaining
+
+
+def name_similarity(a: str | None, b: str | None, *, extras_in: str = "either") -> float:
     """Similarity of two element names in [0, 1] after normalisation; 0 when either is unknown.
 
-    Token-set ratio forgives word order and extra words on one side ("Issues 12" vs "Issues"), but only
-    when the shorter name is not a tiny fragment of a long one.
+    Word-level, because a name that differs by one word is another element ("Submit Comment" vs
+    "Submit Shipment", "All Reviews" vs "Pending Reviews") while a typo is not ("Create blanck project").
+    Three real patterns are forgiven: a count shown beside a name ("Issues 12", "2,320 Commits"), a
+    description appended to a name ("Create blank project Create a blank project to store ..."), and
+    word order. With ``extras_in="a"`` only ``a`` may carry those extras: an agent's element may show a
+    count or a description the gold does not mention, but a gold name with a count ("2,320 Commits")
+    is a different control from one without ("Commits").
 
     >>> name_similarity("Add to Cart...", "add to cart")
     1.0
+    >>> name_similarity("Issues", "Issues 12"), name_similarity("Page 2", "Page 5") < 0.55
+    (1.0, True)
     """
     na, nb = norm_name(a), norm_name(b)
     if not na or not nb:
         return 0.0
     if na == nb:
         return 1.0
-    full = fuzz.ratio(na, nb) / 100
-    tset = fuzz.token_set_ratio(na, nb) / 100
-    short, long_ = sorted((na, nb), key=len)
-    # token_set_ratio is 100 whenever one side's words are a subset of the other's; discount that by
-    # how much of the longer name is covered, so "Go" does not equal "Go to the top of the page".
-    coverage = len(short) / max(len(long_), 1)
-    subset = tset * (0.75 + 0.25 * coverage) if tset > full else tset
-    return max(full, subset)
+    ta, tb = _tokens(na), _tokens(nb)
+    if not ta or not tb:
+        return fuzz.ratio(na, nb) / 100
+    if len(ta) == 1 and len(tb) == 1:
+        return fuzz.ratio(na, nb) / 100
+    short, long_ = (ta, tb) if len(ta) <= len(tb) else (tb, ta)
+    extras_allowed = extras_in == "either" or long_ is ta
+    matched, extra = _word_alignment(short, long_)
+    # A count beside a name is not part of it, when the other name has no number at all.
+    if extras_allowed and not any(_is_number(w) for w in short):
+        extra = [w for w in extra if not _is_number(w)]
+    union = len(short) + len(extra)
+    jaccard = matched / union if union else 0.0
+    score = jaccard
+    if matched == len(short) and extra and extras_allowed:
+        if len(short) >= 2 and _word_alignment(short, long_[: len(short)])[0] == len(short):
+            # An accessible name = the visible label + a description: the label is a prefix.
+            score = max(score, 0.9)
+        elif long_[-len(short):] == short:
+            # The gold names the value a control shows ("Hot" for the button "Sort by: Hot", "Diana
+            # Tights" for the link "Edit Diana Tights"): usually the same control, but not always.
+            score = max(score, SUFFIX_NAME_SCORE)
+    return score
 
 
 def value_similarity(a: str | None, b: str | None) -> float:
-    """Similarity of two values (typed text, option, key) in [0, 1]; exact after normalisation is 1."""
+    """Similarity of two typed values or options in [0, 1].
+
+    Exact after normalisation (case, spaces, quotes, numbers, dates) is 1.0. The same words in another
+    order is 0.9; a typo-level difference 0.8; extra qualifiers on one side ("Carnegie Mellon
+    University, Pittsburgh, PA" vs "Carnegie Mellon University") 0.6 - another query, usually, but
+    people disagree; anything else is a different value.
+
+    >>> value_similarity("$1,200.50", "1200.5"), value_similarity("Niagara Falls Airport", "Buffalo Airport") < 0.55
+    (1.0, True)
+    """
     na, nb = norm_value(a), norm_value(b)
     if not na and not nb:
         return 1.0
@@ -84,7 +167,24 @@ def value_similarity(a: str | None, b: str | None) -> float:
         return 0.0
     if na == nb:
         return 1.0
-    return fuzz.ratio(na, nb) / 100
+    ta, tb = _tokens(na), _tokens(nb)
+    if sorted(ta) == sorted(tb):
+        return 0.9
+    short, long_ = (ta, tb) if len(ta) <= len(tb) else (tb, ta)
+    matched, extra = _word_alignment(short, long_)
+    if matched == len(short) and not extra:
+        return 0.8  # same words up to typos
+    if matched == len(short) and short:
+        # "Carnegie Mellon University, Pittsburgh, PA" for "Carnegie Mellon University": the same
+        # place with a qualifier after a comma (map searches, address fields), not another query.
+        long_text = na if len(ta) > len(tb) else nb
+        head = long_text.split(",")
+        for k in range(1, len(head)):
+            head_words = _tokens(",".join(head[:k]))
+            if len(head_words) == len(short) and _word_alignment(short, head_words)[0] == len(short):
+                return QUALIFIED_VALUE_SCORE
+        return 0.6  # one side adds words
+    return min(0.5, fuzz.ratio(na, nb) / 100 * 0.5)
 
 
 def _is_submit_key(action: Action) -> bool:
@@ -96,6 +196,8 @@ def _is_submit_click(action: Action) -> bool:
         return False
     name = norm_name(action.target.name)
     role = (action.target.role or "").lower()
+    if role in _FIELD_ROLES:
+        return False  # "Click inside the 'Search' textbox" focuses a field, it submits nothing
     if name in _SUBMIT_NAMES:
         return True
     # An unnamed button next to a search box is usually the magnifier icon.
@@ -125,32 +227,52 @@ def match_step(agent: Action, gold: Action) -> Decision:
     return Decision(verdict="NO_MATCH", score=0.0, rule="kind-incompatible", evidence={"agent": ak, "gold": gk})
 
 
+def _is_quoted(name: str, raw: str) -> bool:
+    """Was the name written in quotes in the gold text ("Click the 'Go' button") or is it a
+    description ("Mark 30 size in the Size section")?"""
+    at = raw.casefold().find(name.casefold())
+    return at > 0 and raw[at - 1] in _QUOTE_CHARS
+
+
+_QUOTE_CHARS = "'\"`\u2018\u2019\u201c\u201d"
+
+
 def _click_click(agent: Action, gold: Action) -> Decision:
-    sim = name_similarity(agent.target.name, gold.target.name)
     if not norm_name(gold.target.name):
         # The gold step names no element ("Click the first result"): rules cannot tell.
         return _decide(0.6, "click:gold-unnamed", name=None)
     if not norm_name(agent.target.name):
         return _decide(0.5 if agent.target.x is not None else 0.3, "click:agent-unnamed", name_sim=0.0)
-    return _decide(sim, "click:name", name_sim=round(sim, 4),
-                   agent_name=norm_name(agent.target.name), gold_name=norm_name(gold.target.name))
+    sim = name_similarity(agent.target.name, gold.target.name, extras_in="a")
+    ev = {"name_sim": round(sim, 4), "agent_name": norm_name(agent.target.name),
+          "gold_name": norm_name(gold.target.name)}
+    if sim < QUALIFIED_VALUE_SCORE and gold.raw and not _is_quoted(gold.target.name or "", gold.raw) \
+            and _names_overlap(agent.target.name, gold.target.name):
+        # An unquoted gold name describes the element ("30 size" for the checkbox '30'): the element's
+        # name inside the description is as close as such a step gets.
+        return _decide(QUALIFIED_VALUE_SCORE, "click:described", **ev)
+    return _decide(sim, "click:name", **ev)
+
+
+def _names_overlap(a: str | None, b: str | None) -> bool:
+    """One name's words are all in the other's (a field called "Search" with the placeholder
+    "Search entire store here")."""
+    ta, tb = _tokens(norm_name(a)), _tokens(norm_name(b))
+    short, long_ = (ta, tb) if len(ta) <= len(tb) else (tb, ta)
+    return bool(short) and _word_alignment(short, long_)[0] == len(short)
 
 
 def _type_type(agent: Action, gold: Action) -> Decision:
     vsim = value_similarity(agent.value, gold.value)
     gname = norm_name(gold.target.name)
-    nsim = name_similarity(agent.target.name, gold.target.name) if gname else None
+    nsim = name_similarity(agent.target.name, gold.target.name) if gname and norm_name(agent.target.name) else None
     ev = {"value_sim": round(vsim, 4), "name_sim": None if nsim is None else round(nsim, 4),
           "agent_value": norm_value(agent.value), "gold_value": norm_value(gold.value)}
-    if vsim >= 0.999:
-        # Same text typed: the field name only matters when both are known and clearly different
-        # ("From" vs "To" with the same place typed into both is a different step).
-        if nsim is None or not norm_name(agent.target.name) or nsim >= 0.6:
-            return _decide(1.0, "type:value", **ev)
-        return _decide(0.6, "type:value-other-field", **ev)
-    # Different text: a typo-level difference may still be the same step; otherwise it is not.
-    score = vsim * (0.9 + 0.1 * (nsim if nsim is not None else 0.5))
-    return _decide(score, "type:value", **ev)
+    # The typed text decides; the field name only lowers the score when both are known and clearly
+    # different ("From" vs "To" with the same place typed into both is another step).
+    if nsim is not None and nsim < REJECT_THRESHOLD and not _names_overlap(agent.target.name, gold.target.name):
+        return _decide(min(vsim, 0.6), "type:value-other-field", **ev)
+    return _decide(vsim, "type:value", **ev)
 
 
 def _select_select(agent: Action, gold: Action) -> Decision:
@@ -158,17 +280,27 @@ def _select_select(agent: Action, gold: Action) -> Decision:
     return _decide(vsim, "select:option", value_sim=round(vsim, 4))
 
 
+def _option_similarity(label: str | None, option: str | None) -> float:
+    # An option is often labelled by its first words ("Foot" for "Foot (OSRM)").
+    return max(name_similarity(label, option), value_similarity(label, option))
+
+
 def _click_select(agent: Action, gold: Action) -> Decision:
-    # Clicking an option in an open list ~ selecting it (METRICS.md section 2).
+    # Clicking an option in an open list, or the radio/label of a choice, ~ selecting it (METRICS.md 2).
     role = (agent.target.role or "").lower()
-    sim = value_similarity(agent.target.name, gold.value)
-    if role in _OPTION_ROLES or sim >= 0.9:
+    sim = _option_similarity(agent.target.name, gold.value)
+    name_words = _tokens(norm_name(agent.target.name))
+    option_words = _tokens(norm_name(gold.value))
+    # "Foot" labels the option "Foot (OSRM)": the label is the option's first word(s).
+    if name_words and option_words[: len(name_words)] == name_words:
+        sim = max(sim, 0.9)
+    if role in _OPTION_ROLES or role in ("labeltext", "label", "") or sim >= 0.9:
         return _decide(sim, "click~select:option", option_sim=round(sim, 4), role=role)
     return _decide(min(sim, 0.4), "click~select:not-an-option", option_sim=round(sim, 4), role=role)
 
 
 def _select_click(agent: Action, gold: Action) -> Decision:
-    sim = value_similarity(agent.value, gold.target.name)
+    sim = _option_similarity(agent.value, gold.target.name)
     return _decide(sim, "select~click:option", option_sim=round(sim, 4))
 
 
@@ -197,6 +329,9 @@ def _goto_goto(agent: Action, gold: Action) -> Decision:
         return _decide(0.6, "goto:unknown-url", agent_url=a, gold_url=g)
     if a == g:
         return _decide(1.0, "goto:url", agent_url=a, gold_url=g)
+    if "." not in g.split("/", 1)[0] and g in a:
+        # The gold names only a part of the URL ("price=0-25", "/issues"): contained is the same page.
+        return _decide(0.9, "goto:url-part", agent_url=a, gold_url=g)
     ah, gh = url_host(a), url_host(g)
     if ah and ah == gh:
         # Same site (tld and path may differ: "wikipedia.com" vs "https://en.wikipedia.org/wiki/X").
@@ -249,6 +384,53 @@ _STEP_RULES = {
     ("answer", "answer"): _answer_answer,
     ("hover", "hover"): _hover_hover,
 }
+
+
+def _is_submit(action: Action) -> bool:
+    return _is_submit_key(action) or _is_submit_click(action)
+
+
+# How far back a submit looks for the text it submits (type, then maybe a click on a suggestion).
+_SUBMIT_LOOKBACK = 3
+
+
+def _typed_before(actions: list[Action], index: int) -> list[Action]:
+    """The type actions a submit at ``index`` submits: those since the previous submit, a few steps back."""
+    typed = []
+    for k in range(index - 1, max(-1, index - 1 - _SUBMIT_LOOKBACK), -1):
+        if _is_submit(actions[k]):
+            break  # what came before was already submitted
+        if actions[k].kind == "type":
+            typed.append(actions[k])
+    return typed
+
+
+def step_decisions(atoms: list[Action], gold: list[Action]) -> list[list[Decision]]:
+    """Rule decisions for every (agent atom, gold step) pair, with the context rules applied.
+
+    Context rule: a submit (Enter, or a click on Go/Search) fulfils a gold submit only when it submits
+    the same text: "Click Go" after typing 'Hotels near X' is not the agent's Go after typing
+    'Y, Pittsburgh'. Without this, every Go click of a run matches every Go step of the gold path.
+    """
+    out = [[match_step(a, g) for g in gold] for a in atoms]
+    gold_typed = [_typed_before(gold, j) if _is_submit(g) else [] for j, g in enumerate(gold)]
+    for i, a in enumerate(atoms):
+        if not _is_submit(a):
+            continue
+        agent_typed = _typed_before(atoms, i)
+        if not agent_typed:
+            continue  # a pre-filled field, or a click on Go alone: nothing to compare
+        for j in range(len(gold)):
+            d = out[i][j]
+            if d.verdict == "NO_MATCH" or not gold_typed[j]:
+                continue
+            # Field-aware: the same text typed into another field ("To" vs "Search") is another query.
+            vsim = max(_type_type(x, y).score for x in agent_typed for y in gold_typed[j])
+            if vsim < MATCH_THRESHOLD and vsim < d.score:
+                out[i][j] = _decide(vsim, "submit:other-text", value_sim=round(vsim, 4), before=d.rule,
+                                    submitted=[norm_value(x.value) for x in agent_typed],
+                                    gold_submitted=[norm_value(y.value) for y in gold_typed[j]])
+    return out
 
 
 # --- Repeats (METRICS.md 3.2) ---------------------------------------------------------------------

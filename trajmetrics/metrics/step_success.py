@@ -67,7 +67,13 @@ def maximum_matching(match: np.ndarray, weight: np.ndarray | None = None) -> Pai
     atom_of_gold = [-1] * n_g
     for g, a in ordered_matching(match, weight):
         gold_of_atom[a], atom_of_gold[g] = g, a
-    adj = [np.flatnonzero(match[:, g]).tolist() for g in range(n_g)]
+    # Augmenting paths try the best-scored atoms first (then the earliest), like the ordered pass.
+    adj = []
+    for g in range(n_g):
+        atoms = np.flatnonzero(match[:, g]).tolist()
+        if weight is not None:
+            atoms.sort(key=lambda a: (-weight[a, g], a))
+        adj.append(atoms)
 
     def augment(g: int, seen: set[int]) -> bool:
         for a in adj[g]:
