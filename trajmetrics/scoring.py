@@ -157,7 +157,7 @@ def score_task(
     req_decisions = [match_requirement(answer, r) for r in gold.requirements]
 
     # 4. Ask the judge only what can change a metric. First round: repeats, requirements (when
-    #    partial success applies) and, when the UNSURE step pairs can change step success, those.
+    #    partial success applies) and the pairs the recovery walk reaches; then step success.
     first_round: list[tuple[tuple[str, int, int], JudgeQuestion, Decision]] = []
     for i, d in repeat_decisions.items():
         if d.verdict == "UNSURE":
@@ -170,8 +170,6 @@ def score_task(
                 q = JudgeQuestion(task="requirement", left=answer or "", right=gold.requirements[k],
                                   intent=gold.intent or agent.intent)
                 first_round.append((("requirement", -1, k), q, d))
-    if unsure_pairs and _step_success_can_change(verdict, config):
-        first_round.extend(step_question(i, j) for i, j in unsure_pairs)
 
     # The recovery walk reaches UNSURE pairs depending on earlier verdicts: ask round by round.
     def walk(pending: list | None):
@@ -201,6 +199,25 @@ def score_task(
         batch = []
         rounds += 1
     rec = walk(None)
+
+    # Step success: ask, best-scored first, only while the UNSURE pairs can still change a matching size.
+    if judge is not None and unsure_pairs:
+        for _ in range(_MAX_JUDGE_ROUNDS):
+            open_pairs = [(int(i), int(j)) for i, j in unsure_pairs if resolver.known(("step", int(i), int(j))) is None]
+            if not open_pairs:
+                break
+            low = verdict == 1
+            known_true = [(i, j) for i, j in unsure_pairs if resolver.known(("step", int(i), int(j)))]
+            for i, j in known_true:
+                low[i, j] = True
+            high = low.copy()
+            for i, j in open_pairs:
+                high[i, j] = True
+            gap = _matching_gap(low, high, config)
+            if gap == 0:
+                break
+            open_pairs.sort(key=lambda p: (-decisions[p[0]][p[1]].score, p))
+            resolver.ask([step_question(i, j) for i, j in open_pairs[: max(gap, 1) * 2]])
 
     # Every UNSURE pair not asked resolves by policy (no metric needed it, or no judge).
     leftovers = [step_question(i, j) for i, j in unsure_pairs]
@@ -284,18 +301,16 @@ def score_task(
     )
 
 
-def _step_success_can_change(verdict: np.ndarray, config: MetricConfig) -> bool:
-    """Could the UNSURE pairs change either step success rate? Compare all-reject with all-accept.
-
-    Matching sizes are monotone in the set of matching pairs, so if both extremes agree, every
-    resolution in between agrees too and no judge call is needed.
-    """
-    low, high = verdict == 1, verdict != 0
+def _matching_gap(low: np.ndarray, high: np.ndarray, config: MetricConfig) -> int:
+    """How much the step success matchings could still grow from ``low`` (sure) to ``high`` (every open
+    pair accepted). Matching sizes are monotone in the set of matching pairs, so a gap of 0 means no
+    resolution of the open pairs can change either step success rate: no judge call is needed."""
     if config.step_matching == "greedy":
-        return (len(greedy_matching(low)) != len(greedy_matching(high))
-                or len(greedy_matching(low, ordered=True)) != len(greedy_matching(high, ordered=True)))
-    return (len(maximum_matching(low)) != len(maximum_matching(high))
-            or len(ordered_matching(low)) != len(ordered_matching(high)))
+        sizes = [(greedy_matching(m), greedy_matching(m, ordered=True)) for m in (low, high)]
+    else:
+        sizes = [(maximum_matching(m), ordered_matching(m)) for m in (low, high)]
+    (lo_u, lo_o), (hi_u, hi_o) = sizes
+    return (len(hi_u) - len(lo_u)) + (len(hi_o) - len(lo_o))
 
 
 # --- Whole runs ------------------------------------------------------------------------------------
