@@ -238,12 +238,27 @@ def expand_atoms(step: AgentStep) -> list[Action]:
     >>> [x.kind for x in expand_atoms(AgentStep(action=a))]
     ['type', 'press']
     """
-    action = step.action
+    return _expand_action(step.action)
+
+
+def _expand_action(action: Action) -> list[Action]:
     if action.kind == "type" and action.submit:
         typed = action.model_copy(update={"submit": False})
         enter = Action(kind="press", target=action.target, value="Enter", raw=action.raw)
         return [typed, enter]
     return [action]
+
+
+def gold_atoms(gold: GoldTrajectory) -> tuple[list[Action], list[int]]:
+    """Atoms of the gold path and, for each, its gold step: "Type 'X' and press Enter" is two atoms,
+    like the agent's ``type [id] [X] [1]``, so its Enter is not taken for a deviation."""
+    atoms: list[Action] = []
+    owner: list[int] = []
+    for j, step in enumerate(gold.steps):
+        for atom in _expand_action(step.action):
+            atoms.append(atom)
+            owner.append(j)
+    return atoms, owner
 
 
 def trajectory_atoms(traj: AgentTrajectory) -> tuple[list[Action], list[int]]:

@@ -19,6 +19,7 @@ from .matching.rules import POLICY_MIDPOINT, match_repeat, match_requirement, sa
 from .metrics import (
     METRIC_NAMES,
     element_accuracy,
+    first_fit,
     greedy_matching,
     maximum_matching,
     ordered_matching,
@@ -29,7 +30,7 @@ from .metrics import (
     step_success_rate,
     summarise,
 )
-from .model import Action, AgentTrajectory, GoldTrajectory, ReadProblem, trajectory_atoms
+from .model import Action, AgentTrajectory, GoldTrajectory, ReadProblem, gold_atoms, trajectory_atoms
 from .reports.models import (
     ElementAccuracyDetail,
     JudgeSummary,
@@ -124,10 +125,11 @@ def score_task(
     stats = judge_stats if judge_stats is not None else JudgeSummary()
     resolver = _TaskResolver(config, judge, stats)
     atoms, atom_step = trajectory_atoms(agent)
-    gold_actions = [s.action for s in gold.steps]
+    gold_actions, gold_step = gold_atoms(gold)
     n_a, n_g = len(atoms), len(gold_actions)
 
-    # 1. Rules on every (atom, gold step) pair.
+    # 1. Rules on every (agent atom, gold atom) pair. Gold atoms are gold steps except for composite
+    #    "type and press Enter" steps, which are two (see model.gold_atoms).
     decisions: list[list[Decision]] = step_decisions(atoms, gold_actions)
     verdict = np.zeros((n_a, n_g), dtype=np.int8)  # 1 MATCH, 0 NO_MATCH, -1 UNSURE
     weight = np.zeros((n_a, n_g), dtype=np.float64)
@@ -141,7 +143,7 @@ def score_task(
 
     def step_question(i: int, j: int) -> tuple[tuple[str, int, int], JudgeQuestion, Decision]:
         step = agent.steps[atom_step[i]]
-        q = JudgeQuestion(task="step", left=_describe(atoms[i]), right=gold.steps[j].text,
+        q = JudgeQuestion(task="step", left=_describe(atoms[i]), right=gold.steps[gold_step[j]].text,
                           intent=gold.intent or agent.intent, thought=step.thought)
         return (("step", int(i), int(j)), q, decisions[i][j])
 
@@ -171,8 +173,9 @@ def score_task(
                                   intent=gold.intent or agent.intent)
                 first_round.append((("requirement", -1, k), q, d))
 
-    # The recovery walk reaches UNSURE pairs depending on earlier verdicts: ask round by round.
-    def walk(pending: list | None):
+    # The recovery walk (and greedy first-fit, which is not monotone either) reach UNSURE pairs that
+    # depend on earlier verdicts: ask round by round exactly the pairs they look at.
+    def lazy(pending: list | None) -> Callable[[int, int], bool]:
         def m(i: int, j: int) -> bool:
             v = verdict[i, j]
             if v != -1:
@@ -184,7 +187,14 @@ def score_task(
                 pending.append(step_question(i, j))
             return resolver.policy(decisions[i][j])
 
-        return recovery_walk(n_a, n_g, m, lookahead=config.lookahead, unfinished=config.unfinished,
+        return m
+
+    def walk(pending: list | None):
+        probe = lazy(pending)
+        if pending is not None and config.step_matching == "greedy":
+            first_fit(n_a, n_g, probe)
+            first_fit(n_a, n_g, probe, ordered=True)
+        return recovery_walk(n_a, n_g, probe, lookahead=config.lookahead, unfinished=config.unfinished,
                              zero_deviation=config.zero_deviation)
 
     rounds = 0
@@ -200,8 +210,9 @@ def score_task(
         rounds += 1
     rec = walk(None)
 
-    # Step success: ask, best-scored first, only while the UNSURE pairs can still change a matching size.
-    if judge is not None and unsure_pairs:
+    # Maximum and ordered matchings: ask, best-scored first, only while the UNSURE pairs can still
+    # change a matching size (both sizes are monotone in the set of matching pairs).
+    if judge is not None and unsure_pairs and config.step_matching == "maximum":
         for _ in range(_MAX_JUDGE_ROUNDS):
             open_pairs = [(int(i), int(j)) for i, j in unsure_pairs if resolver.known(("step", int(i), int(j))) is None]
             if not open_pairs:
@@ -213,7 +224,7 @@ def score_task(
             high = low.copy()
             for i, j in open_pairs:
                 high[i, j] = True
-            gap = _matching_gap(low, high, config)
+            gap = _matching_gap(low, high)
             if gap == 0:
                 break
             open_pairs.sort(key=lambda p: (-decisions[p[0]][p[1]].score, p))
@@ -239,6 +250,7 @@ def score_task(
         pairs_unordered = maximum_matching(resolved, weight)
         pairs_ordered = ordered_matching(resolved, weight)
     pairs = pairs_ordered if config.step_order == "ordered" else pairs_unordered
+    n_gold_steps = len(gold.steps)
 
     def is_repeat(i: int) -> bool:
         d = repeat_decisions[i]
@@ -267,7 +279,8 @@ def score_task(
         kind, a, g = key
         src, reason = resolver.state.sources[key]
         unsure.append(UnsureDecision(
-            question=kind, agent=None if a < 0 else a, gold=g, score=dec.score, rule=dec.rule,
+            question=kind, agent=None if a < 0 else a, gold=gold_step[g] if kind == "step" else g,
+            score=dec.score, rule=dec.rule,
             verdict="MATCH" if resolver.state.verdicts[key] else "NO_MATCH", source=src, reason=reason,
         ))
 
@@ -275,20 +288,21 @@ def score_task(
         task_id=agent.task_id,
         recovery_rate=rec.rate,
         repetitiveness_rate=repetitiveness_rate(len(agent.steps), len(repeats)),
-        step_success_rate=step_success_rate(pairs, n_g),
-        step_success_rate_ordered=step_success_rate(pairs_ordered, n_g),
+        step_success_rate=_steps_fulfilled(pairs, gold_step, n_gold_steps),
+        step_success_rate_ordered=_steps_fulfilled(pairs_ordered, gold_step, n_gold_steps),
         partial_success_rate=partial_success_rate([r.met for r in requirements]),
         element_accuracy_rate=ea.rate,
         n_steps=len(agent.steps),
         n_atoms=n_a,
-        n_gold=n_g,
+        n_gold=n_gold_steps,
         atom_step=atom_step,
-        matches=[(int(g), int(a)) for g, a in pairs],
-        matches_ordered=[(int(g), int(a)) for g, a in pairs_ordered],
+        matches=[(gold_step[g], int(a)) for g, a in pairs],
+        matches_ordered=[(gold_step[g], int(a)) for g, a in pairs_ordered],
         recovery=RecoveryDetail(
             incidents=rec.incidents, recoveries=rec.recoveries, mean_cost=rec.mean_cost,
             first_deviation=rec.first_deviation,
-            events=[{"start": e.start, "end": e.end, "gold": e.gold, "rejoined_gold": e.rejoined_gold,
+            events=[{"start": e.start, "end": e.end, "gold": gold_step[e.gold],
+                     "rejoined_gold": None if e.rejoined_gold is None else gold_step[e.rejoined_gold],
                      "recovered": e.recovered, "cost": e.cost, "kind": e.kind} for e in rec.events],
         ),
         repeats=repeats,
@@ -301,16 +315,23 @@ def score_task(
     )
 
 
-def _matching_gap(low: np.ndarray, high: np.ndarray, config: MetricConfig) -> int:
-    """How much the step success matchings could still grow from ``low`` (sure) to ``high`` (every open
-    pair accepted). Matching sizes are monotone in the set of matching pairs, so a gap of 0 means no
-    resolution of the open pairs can change either step success rate: no judge call is needed."""
-    if config.step_matching == "greedy":
-        sizes = [(greedy_matching(m), greedy_matching(m, ordered=True)) for m in (low, high)]
-    else:
-        sizes = [(maximum_matching(m), ordered_matching(m)) for m in (low, high)]
-    (lo_u, lo_o), (hi_u, hi_o) = sizes
-    return (len(hi_u) - len(lo_u)) + (len(hi_o) - len(lo_o))
+def _steps_fulfilled(pairs: list[tuple[int, int]], gold_step: list[int], n_steps: int) -> float | None:
+    """Share of gold steps all of whose atoms are matched (a gold step is one atom but for composites)."""
+    if n_steps == 0:
+        return None
+    matched_atoms = {g for g, _ in pairs}
+    need: dict[int, int] = {}
+    for g_atom, step in enumerate(gold_step):
+        need[step] = need.get(step, 0) + (0 if g_atom in matched_atoms else 1)
+    return sum(1 for step in range(n_steps) if need.get(step, 1) == 0) / n_steps
+
+
+def _matching_gap(low: np.ndarray, high: np.ndarray) -> int:
+    """How much the matchings could still grow from ``low`` (sure) to ``high`` (every open pair
+    accepted). Maximum matching and LCS sizes are monotone in the set of matching pairs, so a gap of 0
+    means no resolution of the open pairs can change either step success rate."""
+    return (len(maximum_matching(high)) - len(maximum_matching(low))) + (
+        len(ordered_matching(high)) - len(ordered_matching(low)))
 
 
 # --- Whole runs ------------------------------------------------------------------------------------

@@ -187,7 +187,12 @@ def compare(
             continue
         seen.add(result.task_id)
         atoms, owner = trajectory_atoms(agent)
-        engine = {(g, owner[a]) for g, a in result.matches}
+        # Labels pair a gold step with one agent step; a composite gold step ("type and press Enter")
+        # may match two agent atoms: its first matched atom stands for it.
+        first_atom: dict[int, int] = {}
+        for g, a in sorted(result.matches, key=lambda p: (p[0], p[1])):
+            first_atom.setdefault(g, a)
+        engine = {(g, owner[a]) for g, a in first_atom.items()}
         labelled = {(p.g, p.a) for p in lab.matches if p.a is not None}
         unsure_gold = {p.g for p in lab.matches if not p.sure}
         n_cells = len(gold.steps) * len(agent.steps)

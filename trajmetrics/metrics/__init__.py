@@ -5,7 +5,7 @@ from .element_accuracy import ElementAccuracyResult, element_accuracy
 from .partial_success import partial_success_rate
 from .recovery import Incident, RecoveryResult, recovery_walk
 from .repetitiveness import repeated_steps, repetitiveness_rate
-from .step_success import greedy_matching, maximum_matching, ordered_matching, step_success_rate
+from .step_success import first_fit, greedy_matching, maximum_matching, ordered_matching, step_success_rate
 
 METRIC_NAMES: tuple[str, ...] = (
     "recovery_rate",
@@ -26,6 +26,7 @@ __all__ = [
     "RecoveryResult",
     "bootstrap_ci",
     "element_accuracy",
+    "first_fit",
     "greedy_matching",
     "maximum_matching",
     "ordered_matching",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -94,15 +94,21 @@ def maximum_matching(match: np.ndarray, weight: np.ndarray | None = None) -> Pai
 def greedy_matching(match: np.ndarray, *, ordered: bool = False) -> Pairs:
     """The script's first-fit: each gold step in order takes the first unused agent atom that matches.
 
-    With ``ordered`` the atom must also come after the previously matched one.
+    With ``ordered`` the atom must also come after the previously matched one. Unlike the maximum
+    matching, its size is not monotone in the set of matching pairs.
     """
     n_a, n_g = match.shape
-    used = [False] * n_a
+    return first_fit(n_a, n_g, lambda a, g: bool(match[a, g]), ordered=ordered)
+
+
+def first_fit(n_atoms: int, n_gold: int, match: Callable[[int, int], bool], *, ordered: bool = False) -> Pairs:
+    """Greedy first-fit over a match function, called only for the pairs first-fit looks at."""
+    used = [False] * n_atoms
     pairs: Pairs = []
     last = -1
-    for g in range(n_g):
-        for a in range(last + 1 if ordered else 0, n_a):
-            if not used[a] and match[a, g]:
+    for g in range(n_gold):
+        for a in range(last + 1 if ordered else 0, n_atoms):
+            if not used[a] and match(a, g):
                 used[a] = True
                 pairs.append((g, a))
                 last = a
