@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from trajmetrics.matching import rules
-from trajmetrics.matching.normalize import norm_name, norm_url, norm_value, numbers_in, url_host
+from trajmetrics.matching.normalize import norm_name, norm_url, norm_value, numbers_in, site_of
 from trajmetrics.matching.rules import (
     MATCH_THRESHOLD,
     POLICY_MIDPOINT,
@@ -228,7 +228,10 @@ def test_goto_same_site():
     assert match_step(goto("https://en.wikipedia.org/wiki/Pittsburgh"), goto("wikipedia.com")).verdict == "MATCH"
     # gold names a page: another page of the same site is unsure
     d = match_step(goto("wikipedia.org"), goto("https://en.wikipedia.org/wiki/Pittsburgh"))
-    assert d.verdict == "UNSURE" and d.rule == "goto:host"
+    assert d.verdict == "UNSURE" and d.rule == "goto:parent-site"
+    # the same site, another page than the one the gold names
+    d = match_step(goto("https://wikipedia.org/wiki/Oakland"), goto("wikipedia.com/wiki/Pittsburgh"))
+    assert d.verdict == "UNSURE" and d.rule == "goto:site"
 
 
 def test_goto_other_site():
@@ -239,15 +242,11 @@ def test_goto_unknown_url_is_unsure():
     assert match_step(goto(None), goto("wikipedia.org")).verdict == "UNSURE"
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: url_host drops the port, so WebArena sites on one host "
-                                       "(localhost:8023 GitLab vs localhost:7780 shop admin) are the same site")
 def test_goto_different_port_is_another_site():
     d = match_step(goto("http://localhost:8023/"), goto("localhost:7780"))
     assert d.verdict != "MATCH", d
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: url_host keeps only the second-level label, so different "
-                                       "subdomain sites (maps.google.com vs docs.google.com) match")
 def test_goto_different_subdomain_site_is_not_a_match():
     assert match_step(goto("https://maps.google.com"), goto("https://docs.google.com")).verdict != "MATCH"
 
@@ -307,7 +306,7 @@ def test_requirement_not_met(answer, requirement):
 
 
 @pytest.mark.parametrize("agent, gold, rule", [
-    (goto("wikipedia.org"), goto("https://en.wikipedia.org/wiki/Pittsburgh"), "goto:host"),
+    (goto("wikipedia.org"), goto("https://en.wikipedia.org/wiki/Pittsburgh"), "goto:parent-site"),
     (click("Sprite Yoga Strap 6 foot"), click(None), "click:gold-unnamed"),
     (goto(None), goto("wikipedia.org"), "goto:unknown-url"),
     (Action(kind="tab_focus", value="1"), Action(kind="tab_focus", value="0"), "tab_focus"),
@@ -340,17 +339,12 @@ def test_requirement_without_ascii_letters():
     assert match_requirement("The office is in \u6771\u4eac", "\u6771\u4eac").verdict == "MATCH"
 
 
-SYMBOL_ONLY_BUG = pytest.mark.xfail(strict=True, reason=(
-    "BUG: match_requirement: a requirement with no word token (only symbols, e.g. '\u20ac' or '$') is met by "
-    "every answer: '' is 'contained' in any non-ASCII check, and `if not r_tokens` returns 1.0"))
-
-
 @pytest.mark.parametrize("answer, requirement", [
     ("Kevin Hart", "\u6771\u4eac"),   # Tokyo in kanji
     ("I don't know", "\u6771\u4eac"),
     ("The capital is Kyoto", "\u6771\u4eac\u90fd"),
-    pytest.param("12 dollars", "\u20ac", marks=SYMBOL_ONLY_BUG),   # a lone euro sign
-    pytest.param("Kevin Hart", "$", marks=SYMBOL_ONLY_BUG),
+    ("12 dollars", "\u20ac"),   # a lone euro sign
+    ("Kevin Hart", "$"),
 ])
 def test_requirement_without_ascii_letters_is_not_met_by_any_answer(answer, requirement):
     assert match_requirement(answer, requirement).verdict != "MATCH"
@@ -416,4 +410,6 @@ def test_normalisers_on_real_strings():
     assert norm_value("1,23") == "1,23"  # not a thousands separator: left alone
     assert numbers_in("Total: $1,234.00 in 3 orders") == ["1234", "3"]
     assert norm_url("https://www.Wikipedia.org/") == "wikipedia.org"
-    assert url_host("http://www.wikipedia.com/wiki/X") == "wikipedia"
+    assert site_of("http://www.wikipedia.com/wiki/X") == (("wikipedia",), None)
+    assert site_of("http://localhost:8023/root") == (("localhost",), "8023")
+    assert site_of("maps.google.com") != site_of("docs.google.com")

@@ -408,7 +408,6 @@ def test_norm_url_idempotent(u):
     assert norm_url(norm_url(u)) == norm_url(u)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: normalisers not idempotent on these inputs (normalize.py)")
 @pytest.mark.parametrize("fn, text", [
     (norm_url, "example.com /"),          # space before the trailing slash survives one pass
     (norm_url, "www.www.example.com"),    # one www. removed per pass
@@ -416,7 +415,7 @@ def test_norm_url_idempotent(u):
     (norm_value, "00.5"),                 # -> ".5", then the edge '.' is stripped -> "5"
     (norm_name, "e'\u0301"),              # quote removal after NFKC leaves a composable pair
 ])
-def test_normalisers_not_idempotent_known_cases(fn, text):
+def test_normalisers_idempotent_on_former_counterexamples(fn, text):
     assert fn(fn(text)) == fn(text)
 
 

@@ -238,9 +238,6 @@ class TestConfigErrors:
             0, "each", "greedy", "last", "one")
         assert MetricConfig.from_preset("reference", lookahead=None).lookahead == 0  # None = not overridden
 
-    @pytest.mark.xfail(strict=True, reason="BUG: MetricConfig(...) itself raises a bare pydantic "
-                                           "'Extra inputs are not permitted' without the valid options; only "
-                                           "MetricConfig.create lists them, though the class docstring promises it")
     def test_unknown_option_in_constructor_lists_the_valid_ones(self):
         with pytest.raises(Exception) as exc:
             MetricConfig(lookahed=3)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from .errors import ConfigError
 from .model import ACTION_KINDS
@@ -59,6 +59,15 @@ class MetricConfig(BaseModel):
     """Aggregation: bootstrap resamples for the 95% interval (0 disables it)."""
     seed: int = 0
     """Aggregation: bootstrap seed, so intervals are reproducible."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _known_options(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(cls.model_fields))
+            if unknown:
+                raise ValueError(f"unknown option(s) {', '.join(unknown)}; valid options: {', '.join(cls.model_fields)}")
+        return data
 
     @field_validator("repeat_exempt", mode="before")
     @classmethod

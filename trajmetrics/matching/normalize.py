@@ -41,7 +41,8 @@ def norm_name(text: str | None) -> str:
     s = _QUOTE_RE.sub("", s)
     s = _ELLIPSIS_RE.sub(" ", s)
     s = _SPACE_RE.sub(" ", s.casefold()).strip(_EDGE_PUNCT)
-    return s
+    # Removing a quote can bring a combining accent next to its letter: compose again.
+    return unicodedata.normalize("NFKC", s)
 
 
 _NUM_RE = re.compile(r"(?<![\w.])[-+]?\$?\d[\d,]*(?:\.\d+)?%?(?![\w])")
@@ -54,14 +55,14 @@ def _norm_number(match: re.Match[str]) -> str:
     sign = "-" if raw.startswith("-") else ""
     digits = raw.lstrip("+-").replace("$", "").replace("%", "")
     pct = "%" if raw.endswith("%") else ""
-    if "," in digits and re.fullmatch(r"\d{1,3}(,\d{3})+(\.\d+)?", digits):
+    if "," in digits:
+        if not re.fullmatch(r"\d{1,3}(,\d{3})+(\.\d+)?", digits):
+            return raw  # "1,2" is a list, not a number
         digits = digits.replace(",", "")
-    elif "," in digits:
-        return raw
-    if "." in digits:
-        digits = digits.rstrip("0").rstrip(".") or "0"
-    digits = digits.lstrip("0") or "0" if not digits.startswith("0.") else digits
-    return f"{sign}{digits}{pct}"
+    whole, _, frac = digits.partition(".")
+    whole = whole.lstrip("0") or "0"
+    frac = frac.rstrip("0")
+    return f"{sign}{whole}{'.' + frac if frac else ''}{pct}"
 
 
 def _norm_date(match: re.Match[str]) -> str:
@@ -96,32 +97,41 @@ _SCHEME_RE = re.compile(r"^[a-z][a-z0-9+.-]*://")
 
 
 @lru_cache(maxsize=16384)
+@lru_cache(maxsize=16384)
 def norm_url(text: str | None) -> str:
-    """Normalise a URL or a bare host: no scheme, no ``www.``, no trailing slash, lower-case host.
+    """Normalise a URL or a bare host: no scheme, no ``www.``, no trailing slash, lower case.
 
     >>> norm_url("https://www.Wikipedia.org/"), norm_url("wikipedia.com")
     ('wikipedia.org', 'wikipedia.com')
     """
     if not text:
         return ""
-    s = str(text).strip().strip(_QUOTES).strip()
-    s = _SCHEME_RE.sub("", s.lower())
-    if s.startswith("www."):
-        s = s[4:]
-    return s.rstrip("/")
+    s = str(text).strip().lower()
+    while True:  # repeat until nothing changes, so the result is a fixed point
+        before = s
+        s = s.strip().strip(_QUOTES).strip()
+        s = _SCHEME_RE.sub("", s)
+        if s.startswith("www."):
+            s = s[4:]
+        s = s.rstrip("/")
+        if s == before:
+            return s
 
 
-def url_host(text: str | None) -> str:
-    """The host of a URL without ``www.`` and without the top-level domain's effect on equality.
+def site_of(text: str | None) -> tuple[tuple[str, ...], str | None]:
+    """The site of a URL: its host labels without ``www.`` and without the top-level domain, and its
+    port. WebArena serves different sites on one host with different ports, so the port counts.
 
-    >>> url_host("http://www.wikipedia.com/wiki/X")
-    'wikipedia'
+    >>> site_of("http://www.wikipedia.com/wiki/X"), site_of("localhost:7780/admin")
+    ((('wikipedia',), None), (('localhost',), '7780'))
     """
-    s = norm_url(text).split("/", 1)[0].split(":", 1)[0]
-    parts = [p for p in s.split(".") if p]
-    if len(parts) >= 2:
-        return parts[-2]
-    return parts[0] if parts else ""
+    host = norm_url(text).split("/", 1)[0].split("?", 1)[0]
+    host, _, port = host.partition(":")
+    labels = [p for p in host.split(".") if p]
+    is_ip = bool(labels) and all(p.isdigit() for p in labels)
+    if len(labels) >= 2 and not is_ip:
+        labels = labels[:-1]
+    return tuple(labels), (port or None)
 
 
 def numbers_in(text: str | None) -> list[str]:

@@ -17,7 +17,7 @@ from rapidfuzz.distance import Levenshtein
 
 from ..model import Action
 from .decision import Decision
-from .normalize import norm_name, norm_url, norm_value, numbers_in, url_host
+from .normalize import norm_name, norm_url, norm_value, numbers_in, site_of
 
 # --- Thresholds -----------------------------------------------------------------------------------
 # Scores are in [0, 1]. A pair scoring >= MATCH_THRESHOLD is a MATCH, < REJECT_THRESHOLD a NO_MATCH,
@@ -341,12 +341,20 @@ def _goto_goto(agent: Action, gold: Action) -> Decision:
     if "." not in g.split("/", 1)[0] and g in a:
         # The gold names only a part of the URL ("price=0-25", "/issues"): contained is the same page.
         return _decide(0.9, "goto:url-part", agent_url=a, gold_url=g)
-    ah, gh = url_host(a), url_host(g)
-    if ah and ah == gh:
-        # Same site (tld and path may differ: "wikipedia.com" vs "https://en.wikipedia.org/wiki/X").
-        ga_path = "/" in g
-        return _decide(0.9 if not ga_path else 0.7, "goto:host", agent_url=a, gold_url=g)
-    return _decide(fuzz.ratio(a, g) / 100 * 0.6, "goto:url", agent_url=a, gold_url=g)
+    (a_labels, a_port), (g_labels, g_port) = site_of(a), site_of(g)
+    same_port = a_port is None or g_port is None or a_port == g_port
+    if a_labels and g_labels and same_port:
+        if a_labels == g_labels:
+            # Same site, top-level domain aside ("wikipedia.com" for "wikipedia.org"). A gold URL with a
+            # path names a page, which the agent's other path may not be.
+            return _decide(0.9 if "/" not in g else 0.7, "goto:site", agent_url=a, gold_url=g)
+        if len(a_labels) > len(g_labels) and a_labels[-len(g_labels):] == g_labels:
+            # A subdomain of the site the gold names ("en.wikipedia.org" for "wikipedia.com").
+            return _decide(0.9 if "/" not in g else 0.7, "goto:subdomain", agent_url=a, gold_url=g)
+        if len(g_labels) > len(a_labels) and g_labels[-len(a_labels):] == a_labels:
+            # The parent site of the subdomain the gold names: maybe not there yet.
+            return _decide(0.7, "goto:parent-site", agent_url=a, gold_url=g)
+    return _decide(min(0.5, fuzz.ratio(a, g) / 100 * 0.6), "goto:url", agent_url=a, gold_url=g)
 
 
 def _scroll_scroll(agent: Action, gold: Action) -> Decision:
@@ -500,6 +508,9 @@ def match_requirement(answer: str | None, requirement: str | None) -> Decision:
         return _decide(1.0, "requirement:empty")
     a_words = " ".join(_TOKEN_RE.findall(a))
     r_words = " ".join(_TOKEN_RE.findall(r))
+    if not r_words:
+        # A requirement made only of symbols ("€", "$"): stated only if it appears as it is.
+        return _decide(1.0 if r in a else 0.0, "requirement:symbols")
     if r_words and f" {r_words} " in f" {a_words} ":
         return _decide(1.0, "requirement:contained")
     if not r.isascii() and r_words.replace(" ", "") in a_words.replace(" ", ""):
