@@ -99,3 +99,12 @@ def test_agreement_cli_json(shared_data):
     assert set(data["pairs"]) >= {"precision", "recall", "f1", "kappa"}
     assert "step_success_mae" in data and isinstance(data["disagreements"], list)
     assert data["tasks"] == 2
+
+
+def test_repeats_and_requirements_agree_with_labels(shared_data):
+    agent, gold, labels = _real_args(shared_data)
+    r = agreement(agent, gold, labels, MetricConfig(), tasks_path=shared_data / "webarena" / "test.raw.json")
+    print(f"repeats P={r.repeats.precision:.3f} R={r.repeats.recall:.3f}; requirements "
+          f"{r.requirements.agree}/{r.requirements.compared}")
+    assert r.repeats.f1 >= 0.85
+    assert r.requirements.compared >= 30 and r.requirements.accuracy >= 0.9

@@ -413,3 +413,21 @@ def test_normalisers_on_real_strings():
     assert site_of("http://www.wikipedia.com/wiki/X") == (("wikipedia",), None)
     assert site_of("http://localhost:8023/root") == (("localhost",), "8023")
     assert site_of("maps.google.com") != site_of("docs.google.com")
+
+
+def test_retry_after_a_failed_click_is_a_repeat():
+    # a click that timed out, then Enter on the same button: a retry (labelled as a repeat)
+    author = click("Author", role="button")
+    enter = Action(kind="press", target=Target(role="button", name="Author"), value="Enter")
+    assert match_repeat(author, enter, previous_failed=True).verdict == "MATCH"
+    assert match_repeat(author, enter).verdict == "NO_MATCH"
+
+
+@pytest.mark.parametrize("prev, cur", [("Page 4", "Page 5"), ("12 Reviews", "Reviews (12)"), ("CUSTOMERS", "All Customers")])
+def test_other_names_are_not_repeats(prev, cur):
+    assert match_repeat(click(prev), click(cur)).verdict == "NO_MATCH"
+
+
+def test_requirement_with_words_written_together_and_a_trademark_glyph():
+    answer = "- Minerva LumaTech\u2122 V-Tee-XS-Blue: Size XS"
+    assert match_requirement(answer, "Minera Luma Tech V-Tee: XS").verdict == "MATCH"

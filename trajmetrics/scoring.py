@@ -152,7 +152,8 @@ def score_task(
     repeat_decisions: dict[int, Decision] = {}
     for i in range(1, len(agent.steps)):
         if kinds[i] not in config.repeat_exempt:
-            repeat_decisions[i] = match_repeat(agent.steps[i - 1].action, agent.steps[i].action)
+            repeat_decisions[i] = match_repeat(agent.steps[i - 1].action, agent.steps[i].action,
+                                               previous_failed=bool(agent.steps[i - 1].error))
 
     # 3. Requirements: rules on the final answer.
     answer = agent.resolved_final_answer()

@@ -65,8 +65,15 @@ def _table(r, limit: int) -> str:
         "mean absolute error vs labels: "
         f"step success {_f(r.step_success_mae)}, recovery {_f(r.recovery_mae)}, "
         f"repetitiveness {_f(r.repetitiveness_mae)}, partial success {_f(r.partial_success_mae)}",
+        f"repeated steps: precision {_f(r.repeats.precision)}, recall {_f(r.repeats.recall)}, f1 {_f(r.repeats.f1)} "
+        f"(tp {r.repeats.true_positive}, fp {r.repeats.false_positive}, fn {r.repeats.false_negative})",
+        f"requirements: {r.requirements.agree}/{r.requirements.compared} verdicts agree"
+        + (f" ({_f(r.requirements.accuracy)})" if r.requirements.accuracy is not None else ""),
         "UNSURE step pairs: " + ", ".join(f"{k} {v}" for k, v in r.unsure.items()),
     ]
+    for d in r.requirements.disagreements[:limit]:
+        lines.append(f"  task {d['task_id']} requirement {d['requirement'][:60]!r}: labels "
+                     f"{'met' if d['label_met'] else 'not met'}, engine {'met' if d['engine_met'] else 'not met'} ({d['rule']})")
     if r.judge:
         lines.append("judge: " + ", ".join(f"{k} {v}" for k, v in r.judge.items() if not isinstance(v, dict)))
     if r.disagreements:

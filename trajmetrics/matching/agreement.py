@@ -23,6 +23,7 @@ from ..errors import InputError
 from ..metrics import partial_success_rate, recovery_walk, repetitiveness_rate
 from ..model import AgentTrajectory, GoldTrajectory, normalise_task_id, trajectory_atoms
 from ..reports.models import TaskResult
+from .normalize import norm_value
 from .rules import match_step
 
 
@@ -104,6 +105,26 @@ class Disagreement(BaseModel):
     """rules, judge, cache or policy."""
 
 
+class SetScores(BaseModel):
+    """Agreement on a set of labelled items (repeated steps)."""
+
+    precision: float | None
+    recall: float | None
+    f1: float | None
+    true_positive: int
+    false_positive: int
+    false_negative: int
+
+
+class RequirementAgreement(BaseModel):
+    """Agreement on requirement verdicts (met / not met) for the requirements both sides know."""
+
+    compared: int
+    agree: int
+    accuracy: float | None
+    disagreements: list[dict[str, Any]] = Field(default_factory=list)
+
+
 class AgreementReport(BaseModel):
     tasks: int
     pairs: PairScores
@@ -113,6 +134,10 @@ class AgreementReport(BaseModel):
     recovery_mae: float | None
     repetitiveness_mae: float | None
     partial_success_mae: float | None
+    repeats: SetScores
+    """Engine's repeated steps vs the labelled ones."""
+    requirements: RequirementAgreement
+    """Engine's requirement verdicts vs the labelled ones."""
     unsure: dict[str, int]
     """UNSURE step pairs found by the rules, and how they were resolved (judge MATCH/NO_MATCH, policy)."""
     judge: dict[str, Any] = Field(default_factory=dict)
@@ -136,6 +161,13 @@ def _pair_scores(tp: int, fp: int, fn: int, cells: int) -> PairScores:
         kappa = 1.0 if pe == 1 else (po - pe) / (1 - pe)
     return PairScores(precision=precision, recall=recall, f1=f1, kappa=kappa, true_positive=tp,
                       false_positive=fp, false_negative=fn, cells=cells)
+
+
+def _set_scores(tp: int, fp: int, fn: int) -> SetScores:
+    precision = tp / (tp + fp) if tp + fp else None
+    recall = tp / (tp + fn) if tp + fn else None
+    f1 = (2 * precision * recall / (precision + recall)) if precision and recall else (0.0 if tp + fp + fn else None)
+    return SetScores(precision=precision, recall=recall, f1=f1, true_positive=tp, false_positive=fp, false_negative=fn)
 
 
 def _mae(pairs: list[tuple[float | None, float | None]]) -> float | None:
@@ -181,6 +213,9 @@ def compare(
     disagreements: list[Disagreement] = []
     per_task: list[dict[str, Any]] = []
     seen: set[str] = set()
+    r_tp = r_fp = r_fn = 0
+    req_compared = req_agree = 0
+    req_disagreements: list[dict[str, Any]] = []
     for result, agent, gold in scored:
         lab = labels.get(result.task_id)
         if lab is None or result.status != "scored":
@@ -202,6 +237,22 @@ def compare(
         l_s = {p for p in labelled if p[0] not in unsure_gold}
         s_tp, s_fp, s_fn = s_tp + len(e_s & l_s), s_fp + len(e_s - l_s), s_fn + len(l_s - e_s)
         s_cells += (len(gold.steps) - len(unsure_gold & set(range(len(gold.steps))))) * len(agent.steps)
+        engine_rep, label_rep = set(result.repeats), set(lab.repeats)
+        r_tp, r_fp, r_fn = r_tp + len(engine_rep & label_rep), r_fp + len(engine_rep - label_rep), r_fn + len(label_rep - engine_rep)
+        by_text = {norm_value(v.requirement): v for v in result.requirements}
+        for k, lr in enumerate(lab.requirements):
+            ev = by_text.get(norm_value(lr.req))
+            if ev is None and k < len(result.requirements):
+                ev = result.requirements[k]
+            if ev is None:
+                continue
+            req_compared += 1
+            if ev.met == lr.met:
+                req_agree += 1
+            else:
+                req_disagreements.append({"task_id": result.task_id, "requirement": lr.req, "label_met": lr.met,
+                                          "engine_met": ev.met, "rule": ev.rule, "source": ev.source,
+                                          "final_answer": (result.final_answer or "")[:300]})
         implied = label_metrics(lab, agent, gold, config)
         row: dict[str, Any] = {"task_id": result.task_id, "tp": t_tp, "fp": t_fp, "fn": t_fn}
         for k in errs:
@@ -243,6 +294,10 @@ def compare(
         recovery_mae=_mae(errs["recovery_rate"]),
         repetitiveness_mae=_mae(errs["repetitiveness_rate"]),
         partial_success_mae=_mae(errs["partial_success_rate"]),
+        repeats=_set_scores(r_tp, r_fp, r_fn),
+        requirements=RequirementAgreement(compared=req_compared, agree=req_agree,
+                                          accuracy=(req_agree / req_compared) if req_compared else None,
+                                          disagreements=req_disagreements),
         unsure=unsure,
         judge=judge_stats or {},
         per_task=per_task,

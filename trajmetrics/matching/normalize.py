@@ -36,7 +36,9 @@ def norm_name(text: str | None) -> str:
     """
     if not text:
         return ""
-    s = unicodedata.normalize("NFKC", str(text))
+    # Glyphs go before NFKC too, which would turn "™" into the letters "TM".
+    s = "".join(" " if _is_glyph(c) else c for c in str(text))
+    s = unicodedata.normalize("NFKC", s)
     s = "".join(" " if _is_glyph(c) else c for c in s)
     s = _QUOTE_RE.sub("", s)
     s = _ELLIPSIS_RE.sub(" ", s)

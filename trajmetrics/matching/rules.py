@@ -452,10 +452,12 @@ def step_decisions(atoms: list[Action], gold: list[Action]) -> list[list[Decisio
 
 # --- Repeats (METRICS.md 3.2) ---------------------------------------------------------------------
 
-def match_repeat(previous: Action, current: Action) -> Decision:
+def match_repeat(previous: Action, current: Action, *, previous_failed: bool = False) -> Decision:
     """Does ``current`` repeat ``previous`` (same kind, same target, same value)?
 
-    Element ids may differ when the name is the same (the page re-rendered).
+    Element ids may differ when the name is the same (the page re-rendered). When the previous action
+    failed (``previous_failed``: a click that timed out), activating the same element another way
+    (Enter on the button just clicked) is a retry, and a retry is a repeat.
 
     >>> from trajmetrics.model import Target
     >>> a = Action(kind="click", target=Target(id="12", name="Next"))
@@ -463,6 +465,8 @@ def match_repeat(previous: Action, current: Action) -> Decision:
     'MATCH'
     """
     if previous.kind != current.kind:
+        if previous_failed and {previous.kind, current.kind} <= {"click", "press"} and _same_element(previous, current):
+            return _decide(1.0, "repeat:retry", prev_kind=previous.kind, kind=current.kind)
         return Decision(verdict="NO_MATCH", score=0.0, rule="repeat:kind")
     if previous.submit != current.submit:
         return Decision(verdict="NO_MATCH", score=0.0, rule="repeat:submit")
@@ -475,8 +479,13 @@ def match_repeat(previous: Action, current: Action) -> Decision:
     if pn or cn:
         if pn == cn:
             return _decide(1.0, "repeat:name", name=pn)
-        sim = name_similarity(pt.name, ct.name)
-        return _decide(sim * 0.9, "repeat:name", name_sim=round(sim, 4))
+        # The same words in the same order up to a typo ("Isues"/"Issues") may be one element; other
+        # words, numbers or order are another ("Page 4"/"Page 5", "12 Reviews"/"Reviews (12)").
+        pw, cw = _tokens(pn), _tokens(cn)
+        same = len(pw) == len(cw) and all(
+            x == y or (not _is_number(x) and not _is_number(y) and _is_typo(x, y, fuzz.ratio(x, y) / 100))
+            for x, y in zip(pw, cw))
+        return _decide(0.8 if same else 0.2, "repeat:name", prev_name=pn, name=cn)
     if pt.id is not None or ct.id is not None:
         return _decide(1.0 if pt.id == ct.id else 0.0, "repeat:id", prev_id=pt.id, cur_id=ct.id)
     if pt.x is not None and ct.x is not None:
@@ -486,6 +495,12 @@ def match_repeat(previous: Action, current: Action) -> Decision:
         return _decide(score, "repeat:coordinates", distance=round(dist, 1))
     # No target on either side (goto, answer, go_back, scroll): kind and value decide.
     return _decide(1.0, "repeat:kind+value")
+
+
+def _same_element(a: Action, b: Action) -> bool:
+    if a.target.id is not None and a.target.id == b.target.id:
+        return True
+    return bool(norm_name(a.target.name)) and norm_name(a.target.name) == norm_name(b.target.name)
 
 
 # --- Requirements (METRICS.md 3.4) ----------------------------------------------------------------
@@ -525,6 +540,15 @@ def match_requirement(answer: str | None, requirement: str | None) -> Decision:
     a_tokens = _TOKEN_RE.findall(a)
     if not r_tokens:
         return _decide(1.0, "requirement:numbers", required=r_nums)
+    # Words written together on one side ("LumaTech" for "Luma Tech") count as one word.
+    a_set = set(a_tokens)
+    merged: list[str] = []
+    for tok in r_tokens:
+        if merged and merged[-1] + tok in a_set and merged[-1] not in a_set:
+            merged[-1] += tok
+        else:
+            merged.append(tok)
+    r_tokens = merged
     # Words of the requirement found in the answer, up to typos ("Feburary" ~ "February").
     found, _ = _word_alignment(r_tokens, a_tokens)
     coverage = found / len(r_tokens)
