@@ -48,7 +48,7 @@ def _register() -> None:
     # parts of the CLI can land independently.
     import importlib
 
-    for name in ("score_cmd", "schema_cmd", "gold_cmd", "agent_cmd", "cache_cmd", "agreement_cmd"):
+    for name in ("score_cmd", "compare_cmd", "agreement_cmd", "gold_cmd", "agent_cmd", "schema_cmd", "cache_cmd"):
         try:
             module = importlib.import_module(f"{__package__}.{name}")
         except ModuleNotFoundError as exc:

@@ -400,6 +400,10 @@ _STEP_RULES = {
     ("scroll", "scroll"): _scroll_scroll,
     ("answer", "answer"): _answer_answer,
     ("hover", "hover"): _hover_hover,
+    ("answer", "note"): lambda agent, gold: _decide(
+        # "Extract the price" is fulfilled by an answer that states it; only a judge can read that.
+        0.6, "answer~note"),
+    ("note", "note"): lambda agent, gold: _same_kind_generic(agent, gold),
 }
 
 
