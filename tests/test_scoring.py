@@ -384,8 +384,10 @@ class TestJudge:
             assert (u.agent, u.gold, u.source, u.verdict) == (0, 0, "judge", verdict)
 
     def test_repeat_questions(self):
+        # Two clicks 20 px apart: the rules cannot tell whether the second repeats the first. The gold
+        # path is a goto, so no step pair is UNSURE and only the repeat reaches the judge.
         ag = agent("1", at(100, 50), at(120, 60))
-        gd = gold("1", ISSUES)
+        gd = gold("1", PAGE)
         for verdict, repeats in (("MATCH", [1]), ("NO_MATCH", [])):
             judge = FakeJudge(verdict)
             res = score_task(ag, gd, judge=judge)

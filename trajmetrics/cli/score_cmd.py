@@ -117,16 +117,16 @@ def command(agent_paths: tuple[str, ...], fmt: str, output: str, progress: bool 
     finally:
         if out is not sys.stdout:
             out.close()
-    bad = [t for t in report.tasks if t.status == "error"]
-    problems = report.problems
-    if problems or bad:
-        for p in problems:
-            click.echo(f"error: {p.message}", err=True)
-        for t in bad:
-            if not any(p.task_id == t.task_id for p in problems):
-                click.echo(f"error: task {t.task_id}: {t.message}", err=True)
+    # A read problem of a known task is also that task's `error` result: say it once.
+    messages = [p.message for p in report.problems]
+    reported = {p.task_id for p in report.problems if p.task_id is not None}
+    messages += [f"task {t.task_id}: {t.message}" for t in report.tasks
+                 if t.status == "error" and t.task_id not in reported]
+    if messages:
+        for m in messages:
+            click.echo(f"error: {m}", err=True)
         scored = report.counts.get("scored", 0)
-        click.echo(f"{len(problems) + len(bad)} input problem(s); {scored} task(s) scored", err=True)
+        click.echo(f"{len(messages)} input problem(s); {scored} task(s) scored", err=True)
         sys.exit(1)
 
 

@@ -47,7 +47,8 @@ def norm_name(text: str | None) -> str:
     return unicodedata.normalize("NFKC", s)
 
 
-_NUM_RE = re.compile(r"(?<![\w.])[-+]?\$?\d[\d,]*(?:\.\d+)?%?(?![\w])")
+# A number may carry a unit glued to it ("4min", "5.2km"): no letter or dot before it, any letter after.
+_NUM_RE = re.compile(r"(?<![\w.])[-+]?\$?\d[\d,]*(?:\.\d+)?%?(?![\d])")
 _DATE_RE = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{2,4})\b")
 _ISO_DATE_RE = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
 

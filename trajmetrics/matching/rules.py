@@ -44,6 +44,8 @@ _SUBMIT_NAMES = {
     "go", "search", "submit", "find", "ok", "enter", "apply", "filter", "send", "post", "save",
     "confirm", "continue", "next", "done", "login", "log in", "sign in", "create", "update",
 }
+# Role nouns written into element names ("Go button", "Issues link").
+_ROLE_NOUNS = {"button", "link", "tab", "textbox", "field", "box", "icon", "checkbox", "dropdown", "menu"}
 # Roles of fields one types into.
 _FIELD_ROLES = {"textbox", "searchbox", "combobox", "textarea", "input", "spinbutton"}
 # Roles that make a click a choice in a list: clicking them ~ selecting that option.
@@ -140,9 +142,12 @@ def name_similarity(a: str | None, b: str | None, *, extras_in: str = "either") 
     short, long_ = (ta, tb) if len(ta) <= len(tb) else (tb, ta)
     extras_allowed = extras_in == "either" or long_ is ta
     matched, extra = _word_alignment(short, long_)
-    # A count beside a name is not part of it, when the other name has no number at all.
+    # A count beside a name is not part of it, when the other name has no number at all; nor is the
+    # role noun some agents write into names ("Go button").
     if extras_allowed and not any(_is_number(w) for w in short):
         extra = [w for w in extra if not _is_number(w)]
+    if extras_allowed:
+        extra = [w for w in extra if w not in _ROLE_NOUNS]
     union = len(short) + len(extra)
     jaccard = matched / union if union else 0.0
     score = jaccard
@@ -252,7 +257,8 @@ def _click_click(agent: Action, gold: Action) -> Decision:
         # The gold step names no element ("Click the first result"): rules cannot tell.
         return _decide(0.6, "click:gold-unnamed", name=None)
     if not norm_name(agent.target.name):
-        return _decide(0.5 if agent.target.x is not None else 0.3, "click:agent-unnamed", name_sim=0.0)
+        # A click at coordinates may be on the gold's element: only a judge (or a screenshot) can tell.
+        return _decide(0.6 if agent.target.x is not None else 0.3, "click:agent-unnamed", name_sim=0.0)
     sim = name_similarity(agent.target.name, gold.target.name, extras_in="a")
     ev = {"name_sim": round(sim, 4), "agent_name": norm_name(agent.target.name),
           "gold_name": norm_name(gold.target.name)}
@@ -500,8 +506,23 @@ def match_repeat(previous: Action, current: Action, *, previous_failed: bool = F
         # Within a few pixels is the same spot; tens of pixels may be a neighbouring element.
         score = 1.0 if dist <= 8 else (0.7 if dist <= 40 else 0.0)
         return _decide(score, "repeat:coordinates", distance=round(dist, 1))
+    if pt.role or ct.role:
+        # Only roles known ("<button> -> CLICK"): another role is another element; the same role may be.
+        same_role = (pt.role or "").lower() == (ct.role or "").lower()
+        return _decide(0.6 if same_role else 0.0, "repeat:role", prev_role=pt.role, role=ct.role)
     # No target on either side (goto, answer, go_back, scroll): kind and value decide.
     return _decide(1.0, "repeat:kind+value")
+
+
+_UNIT_SPLIT_RE = re.compile(r"(?<=\d)(?=[^\W\d_])|(?<=[^\W\d_])(?=\d)")
+
+
+def _unit_split(tokens: list[str]) -> list[str]:
+    """ "4min" -> "4", "min": a number glued to its unit is two words."""
+    out: list[str] = []
+    for t in tokens:
+        out.extend(p for p in _UNIT_SPLIT_RE.split(t) if p)
+    return out
 
 
 def _same_element(a: Action, b: Action) -> bool:
@@ -543,8 +564,12 @@ def match_requirement(answer: str | None, requirement: str | None) -> Decision:
     if r_nums and not all(n in a_nums for n in r_nums):
         # A number the answer does not state ("November: 5 orders") is not met, whatever the words.
         return _decide(0.1, "requirement:numbers", required=r_nums, found=sorted(a_nums)[:20])
-    r_tokens = [t for t in _TOKEN_RE.findall(r) if not _is_number(t)]
-    a_tokens = _TOKEN_RE.findall(a)
+    all_r_tokens = _unit_split(_TOKEN_RE.findall(r))
+    r_tokens = [t for t in all_r_tokens if not _is_number(t)]
+    # Words before the first number label it ("walking: 16min"): the answer must name them.
+    first_num = next((k for k, t in enumerate(all_r_tokens) if _is_number(t)), len(all_r_tokens))
+    r_labels = all_r_tokens[:first_num] if r_nums else []
+    a_tokens = _unit_split(_TOKEN_RE.findall(a))
     if not r_tokens:
         return _decide(1.0, "requirement:numbers", required=r_nums)
     # Words written together on one side ("LumaTech" for "Luma Tech") count as one word.
@@ -556,13 +581,20 @@ def match_requirement(answer: str | None, requirement: str | None) -> Decision:
         else:
             merged.append(tok)
     r_tokens = merged
+    # A unit right after a number may be abbreviated ("4min" for "4 minutes"): it is the word it starts.
+    units = {t for k, t in enumerate(all_r_tokens) if k and _is_number(all_r_tokens[k - 1]) and not _is_number(t)}
+    r_tokens = [next((w for w in a_tokens if t in units and t not in a_set and len(t) >= 2 and w.startswith(t)), t)
+                for t in r_tokens]
     # Words of the requirement found in the answer, up to typos ("Feburary" ~ "February").
     found, _ = _word_alignment(r_tokens, a_tokens)
     coverage = found / len(r_tokens)
     ev = {"coverage": round(coverage, 4), "required_numbers": r_nums}
     if r_nums:
-        # Every number is stated; a missing unit or label word ("14" for "March: 14 orders") is
-        # usually still the fact, a missing name word is more often not.
+        if r_labels and _word_alignment(r_labels, a_tokens)[0] < len(r_labels):
+            # "walking: 2min" is not stated by "Driving: 2 min".
+            return _decide(min(0.6, 0.7 + 0.3 * coverage), "requirement:label-missing", **ev)
+        # Every number and its label are stated; a missing unit word ("14" for "March: 14 orders") is
+        # still the fact.
         return _decide(0.7 + 0.3 * coverage, "requirement:numbers+words", **ev)
     if len(r_tokens) == 1 and coverage < 1:
         return _decide(0.2, "requirement:word", **ev)
