@@ -383,6 +383,12 @@ class RunState:
     seen: set[str] = field(default_factory=set)
     gold_ids: list[str] = field(default_factory=list)
 
+    @classmethod
+    def start(cls, config: MetricConfig, judge: Judge | None) -> "RunState":
+        """A fresh run; the judge is named by its ``kind`` attribute (OpenAIJudge: "openai") or class."""
+        kind = "none" if judge is None else str(getattr(judge, "kind", None) or type(judge).__name__)
+        return cls(config=config, judge_stats=JudgeSummary(kind=kind))
+
     def add(self, result: TaskResult) -> None:
         self.status_counts[result.status] = self.status_counts.get(result.status, 0) + 1
         self.unsure += result.n_unsure
@@ -425,7 +431,7 @@ def iter_task_results(
     Pass a ``RunState`` to collect what the summary needs; ``RunState.report`` builds it at the end.
     """
     config = config or MetricConfig()
-    state = state or RunState(config=config, judge_stats=JudgeSummary(kind="none" if judge is None else "openai"))
+    state = state or RunState.start(config, judge)
     gold_map = _load_gold(gold, tasks_path, state.problems)
     wanted = {str(t) for t in tasks} if tasks else None
     state.gold_ids = [g for g in gold_map if wanted is None or g in wanted]
@@ -487,7 +493,7 @@ def score(
     if isinstance(config, dict):
         config = MetricConfig.create(**config)
     config = config or MetricConfig()
-    state = RunState(config=config, judge_stats=JudgeSummary(kind="none" if judge is None else "openai"))
+    state = RunState.start(config, judge)
     results = []
     for result in iter_task_results(agent, gold, config, judge=judge, tasks=tasks, tasks_path=tasks_path,
                                     agent_format=agent_format, tool_map=tool_map, state=state):

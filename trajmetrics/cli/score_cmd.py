@@ -91,12 +91,11 @@ def command(agent_paths: tuple[str, ...], fmt: str, output: str, progress: bool 
       trajmetrics score results/ --gold gold.xlsx --preset reference --lookahead 3
     """
     from ..scoring import RunState, iter_task_results
-    from ..reports.models import JudgeSummary
 
     config = config_from_options(opts)
     judge = judge_from_options(opts)
     gold_path, tasks_path = opts.pop("gold_path"), opts.pop("tasks_path")
-    state = RunState(config=config, judge_stats=JudgeSummary(kind="none" if judge is None else "openai"))
+    state = RunState.start(config, judge)
     out = sys.stdout if output == "-" else open(output, "w", encoding="utf-8", newline="")
     try:
         writer = StreamWriter(out, fmt)  # type: ignore[arg-type]

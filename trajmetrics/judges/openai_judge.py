@@ -101,6 +101,9 @@ class OpenAIJudge:
     is not deterministic: pair ``samples`` with ``temperature`` > 0.
     """
 
+    kind = "openai"
+    """What reports call this judge (`--judge openai`)."""
+
     def __init__(
         self,
         model: str = DEFAULT_MODEL,

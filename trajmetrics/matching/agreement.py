@@ -322,12 +322,11 @@ def agreement(
     >>> # agreement("results/", "gold.xlsx", "dev_alignment.jsonl", tasks_path="test.raw.json")  # doctest: +SKIP
     """
     from ..scoring import RunState, _iter_agent, _load_gold, _score_one
-    from ..reports.models import JudgeSummary
 
     config = config or MetricConfig()
     label_map = labels if isinstance(labels, dict) else read_labels(labels)
     wanted = set(tasks) if tasks else set(label_map)
-    state = RunState(config=config, judge_stats=JudgeSummary(kind="none" if judge is None else "openai"))
+    state = RunState.start(config, judge)
     gold_map = _load_gold(gold, tasks_path, state.problems)
 
     def scored():
