@@ -281,7 +281,7 @@ def score_task(
         src, reason = resolver.state.sources[key]
         unsure.append(UnsureDecision(
             question=kind, agent=None if a < 0 else a, gold=gold_step[g] if kind == "step" else g,
-            score=dec.score, rule=dec.rule,
+            score=dec.score, rule=dec.rule, evidence=dec.evidence,
             verdict="MATCH" if resolver.state.verdicts[key] else "NO_MATCH", source=src, reason=reason,
         ))
 

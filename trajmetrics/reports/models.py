@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from ..metrics.aggregate import MetricSummary
 from ..model import ReadProblem
@@ -12,7 +12,11 @@ from ..model import ReadProblem
 TaskStatus = Literal["scored", "aborted", "missing_gold", "error"]
 
 
-class UnsureDecision(BaseModel):
+class _Model(BaseModel):
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
+
+class UnsureDecision(_Model):
     """A pair the rules were UNSURE about, and how it was resolved."""
 
     question: Literal["step", "repeat", "requirement"]
@@ -22,6 +26,8 @@ class UnsureDecision(BaseModel):
     """Gold step index (step), previous step index (repeat), requirement index (requirement)."""
     score: float
     rule: str
+    evidence: dict[str, Any] = Field(default_factory=dict)
+    """What the rule saw (normalised names or values, similarities)."""
     verdict: Literal["MATCH", "NO_MATCH"]
     """The resolved verdict."""
     source: Literal["judge", "cache", "policy"]
@@ -30,7 +36,7 @@ class UnsureDecision(BaseModel):
     """The judge's reason, or why the policy was used."""
 
 
-class RecoveryDetail(BaseModel):
+class RecoveryDetail(_Model):
     incidents: int
     recoveries: int
     mean_cost: float | None
@@ -41,21 +47,21 @@ class RecoveryDetail(BaseModel):
     """Each incident: start, end, gold, rejoined_gold, recovered, cost, kind."""
 
 
-class RequirementVerdict(BaseModel):
+class RequirementVerdict(_Model):
     requirement: str
     met: bool
     rule: str
     source: Literal["rules", "judge", "cache", "policy"] = "rules"
 
 
-class ElementAccuracyDetail(BaseModel):
+class ElementAccuracyDetail(_Model):
     considered: int
     equal: int
     no_plan: int
     early_stop_at: int | None
 
 
-class TaskResult(BaseModel):
+class TaskResult(_Model):
     """Everything computed for one task, with the evidence behind each number."""
 
     task_id: str
@@ -95,7 +101,7 @@ class TaskResult(BaseModel):
         return getattr(self, name)
 
 
-class JudgeSummary(BaseModel):
+class JudgeSummary(_Model):
     """What the judge did in this run."""
 
     kind: str = "none"
@@ -112,7 +118,7 @@ class JudgeSummary(BaseModel):
     extra: dict[str, Any] = Field(default_factory=dict)
 
 
-class Report(BaseModel):
+class Report(_Model):
     """A scored run: summary per metric, per-task results, config, judge, problems."""
 
     summary: dict[str, MetricSummary]
