@@ -319,7 +319,8 @@ def agreement(
 ) -> AgreementReport:
     """Score the labelled tasks and compare the engine's matches and metrics with the labels.
 
-    >>> # agreement("results/", "gold.xlsx", "dev_alignment.jsonl", tasks_path="test.raw.json")  # doctest: +SKIP
+    >>> report = agreement("results/", "gold.xlsx", "dev_alignment.jsonl", tasks_path="test.raw.json")  # doctest: +SKIP
+    >>> report.pairs.f1, report.step_success_mae  # doctest: +SKIP
     """
     from ..scoring import RunState, _iter_agent, _load_gold, _score_one
 
