@@ -1,8 +1,10 @@
 """trajmetrics: process metrics for web-agent runs against human gold paths.
 
->>> import trajmetrics
->>> report = trajmetrics.score("examples/agent_run.jsonl", "examples/gold.jsonl")  # doctest: +SKIP
->>> report.summary["recovery_rate"].mean                                           # doctest: +SKIP
+Example::
+
+    import trajmetrics
+    report = trajmetrics.score("examples/agent_run.jsonl", "examples/gold.jsonl")
+    report.summary["recovery_rate"].mean
 """
 
 __version__ = "0.1.0"

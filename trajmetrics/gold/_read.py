@@ -86,9 +86,10 @@ def read_gold(path: str | Path, tasks_path: str | Path | None = None) -> GoldSet
     gold tasks without a config and configs without gold are reported as one defect each, and blocks of
     rows whose wording belongs to another site are reported as ``suspect_block``.
 
-    >>> gold = read_gold("../shared/data/webarena-human-gold/Golden Human Trajectories.xlsx")  # doctest: +SKIP
-    >>> len(gold.tasks), gold.n_steps()  # doctest: +SKIP
-    (652, 4350)
+    Example::
+
+        gold = read_gold("../shared/data/webarena-human-gold/Golden Human Trajectories.xlsx")
+        len(gold.tasks), gold.n_steps()    # (652, 4350)
     """
     path = Path(path)
     if not path.is_file():

@@ -113,9 +113,10 @@ def load_task_configs(path: str | Path, *, problems: list[ReadProblem] | None = 
     A bad record raises :class:`~trajmetrics.errors.InputError`, unless a ``problems`` list is given:
     then it is appended there and the other records are still read.
 
-    >>> configs = load_task_configs("../shared/data/webarena/test.raw.json")  # doctest: +SKIP
-    >>> configs["10"].requirements[:1]  # doctest: +SKIP
-    ['Niagara Falls International Airport, 2035, Niagara Falls Boulevard, ...']
+    Example::
+
+        configs = load_task_configs("../shared/data/webarena/test.raw.json")
+        configs["10"].requirements[:1]    # ['Niagara Falls International Airport, 2035, ...']
     """
     path = Path(path)
     if not path.exists():

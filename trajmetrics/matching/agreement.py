@@ -319,8 +319,10 @@ def agreement(
 ) -> AgreementReport:
     """Score the labelled tasks and compare the engine's matches and metrics with the labels.
 
-    >>> report = agreement("results/", "gold.xlsx", "dev_alignment.jsonl", tasks_path="test.raw.json")  # doctest: +SKIP
-    >>> report.pairs.f1, report.step_success_mae  # doctest: +SKIP
+    Example::
+
+        report = agreement("results/", "gold.xlsx", "dev_alignment.jsonl", tasks_path="test.raw.json")
+        report.pairs.f1, report.step_success_mae
     """
     from ..scoring import RunState, _iter_agent, _load_gold, _score_one
 
