@@ -107,8 +107,10 @@ def command(agent_paths: tuple[str, ...], fmt: str, output: str, progress: bool 
         show = sys.stderr.isatty() if progress is None else progress
         for result in _with_progress(results, show):
             if fmt in STREAMING_FORMATS:
+                # Written now; only tasks that were not scored are kept, for the closing messages.
                 writer.task(result)
-                kept.append(result.model_copy(update={"unsure": [], "matches": [], "matches_ordered": []}))
+                if result.status != "scored":
+                    kept.append(result)
             else:
                 kept.append(result)
         report = state.report(kept, judge)

@@ -52,8 +52,13 @@ def bootstrap_ci(
     if len(arr) == 1:
         return (float(arr[0]), float(arr[0]))
     rng = np.random.default_rng(seed)
-    idx = rng.integers(0, len(arr), size=(samples, len(arr)))
-    means = arr[idx].mean(axis=1)
+    # Resample in chunks so memory stays bounded on large runs (samples x tasks indices at once would be
+    # gigabytes at 100,000 tasks); the draws are the same as one big draw.
+    chunk = max(1, min(samples, 1_000_000 // len(arr)))
+    means = np.empty(samples)
+    for start in range(0, samples, chunk):
+        rows = min(chunk, samples - start)
+        means[start:start + rows] = arr[rng.integers(0, len(arr), size=(rows, len(arr)))].mean(axis=1)
     lo, hi = np.quantile(means, [(1 - level) / 2, 1 - (1 - level) / 2])
     return (float(lo), float(hi))
 
