@@ -487,37 +487,23 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     print(f"summarise() of one metric, {config.bootstrap_samples} bootstrap samples (tracemalloc peak): "
           + ", ".join(f"n={b['n']}: {b['peak_mb']:.1f} MB {1000 * b['s']:.0f} ms" for b in boot))
 
-    # what the CLI keeps per task: with --format jsonl/csv it still keeps every result (minus unsure and
-    # matches) for the final report, and the jsonl summary line dumps them all (to_dict) before dropping them
-    from trajmetrics.reports.models import JudgeSummary
+    # what a streaming run keeps per task: the CLI with --format jsonl/csv writes each result and keeps only
+    # the per-metric values the summary needs (RunState), plus the tasks that were not scored
     from trajmetrics.scoring import RunState, iter_task_results
 
     gc.collect()
     tracemalloc.start()
-    state = RunState(config=config, judge_stats=JudgeSummary(kind="none"))
-    kept = [r.model_copy(update={"unsure": [], "matches": [], "matches_ordered": []})
-            for r in iter_task_results(trajs, gold, config, state=state)]
-    kept_report = state.report(kept, None)
-    gc.collect()
     before = tracemalloc.get_traced_memory()[0]
-    tracemalloc.reset_peak()
-    dumped = kept_report.to_dict()
-    dumped.pop("tasks")
-    to_dict_peak = tracemalloc.get_traced_memory()[1] - before
-    del dumped, kept_report
+    state = RunState.start(config, None)
+    n_kept = sum(1 for _ in iter_task_results(trajs, gold, config, state=state))
     gc.collect()
-    with_kept = tracemalloc.get_traced_memory()[0]
-    n_kept = len(kept)
-    del kept
-    gc.collect()
-    kept_bytes = with_kept - tracemalloc.get_traced_memory()[0]
+    kept_bytes = tracemalloc.get_traced_memory()[0] - before
     tracemalloc.stop()
-    cli_keep = {"tasks": n_kept, "kept_kb_per_task": kept_bytes / 1024 / n_kept,
-                "to_dict_peak_kb_per_task": to_dict_peak / 1024 / n_kept, "gold_kb_per_task": gold_kb_per_task}
+    del state
+    cli_keep = {"tasks": n_kept, "kept_kb_per_task": kept_bytes / 1024 / n_kept, "gold_kb_per_task": gold_kb_per_task}
     print(f"memory held per task (tracemalloc, {n_kept} real tasks): gold map {gold_kb_per_task:.1f} KB "
-          f"(read_gold_jsonl peak); CLI --format jsonl keeps each trimmed result to the end "
-          f"{cli_keep['kept_kb_per_task']:.1f} KB and dumps them all for its summary line (to_dict) "
-          f"{cli_keep['to_dict_peak_kb_per_task']:.1f} KB at once")
+          f"(read_gold_jsonl peak); a streaming run (RunState: the values the summary needs) "
+          f"{cli_keep['kept_kb_per_task']:.2f} KB")
 
     # 3. the rule matcher's share -----------------------------------------------------------------------------
     import trajmetrics.scoring as scoring_module
