@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence, Union
 
 import numpy as np
@@ -27,7 +26,6 @@ from .metrics import (
     recovery_walk,
     repeated_steps,
     repetitiveness_rate,
-    step_success_rate,
     summarise,
 )
 from .model import Action, AgentTrajectory, GoldTrajectory, ReadProblem, gold_atoms, trajectory_atoms
@@ -54,14 +52,6 @@ def _describe(action: Action) -> str:
     return action.short()
 
 
-@dataclass
-class _Pending:
-    """Resolution state of one task's UNSURE decisions."""
-
-    verdicts: dict[tuple[str, int, int], bool] = field(default_factory=dict)
-    sources: dict[tuple[str, int, int], tuple[str, str | None]] = field(default_factory=dict)
-
-
 class _TaskResolver:
     """Resolves UNSURE decisions of one task: judge where a metric depends on them, else policy."""
 
@@ -69,7 +59,10 @@ class _TaskResolver:
         self.config = config
         self.judge = judge
         self.stats = stats
-        self.state = _Pending()
+        self.verdicts: dict[tuple[str, int, int], bool] = {}
+        """Resolved UNSURE decisions by key (question, agent index, gold index)."""
+        self.sources: dict[tuple[str, int, int], tuple[str, str | None]] = {}
+        """Who resolved each (judge, cache or policy) and why."""
 
     def policy(self, decision: Decision) -> bool:
         p = self.config.unsure_policy
@@ -80,28 +73,29 @@ class _TaskResolver:
         return decision.score >= POLICY_MIDPOINT
 
     def known(self, key: tuple[str, int, int]) -> bool | None:
-        return self.state.verdicts.get(key)
+        return self.verdicts.get(key)
 
     def ask(self, items: list[tuple[tuple[str, int, int], JudgeQuestion, Decision]]) -> None:
         """Ask the judge about these keys (or apply the policy without one) and record the verdicts."""
-        items = [it for it in items if it[0] not in self.state.verdicts]
+        # Once per key: a pair two procedures reached in the same round is one question.
+        items = list({it[0]: it for it in items if it[0] not in self.verdicts}.values())
         if not items:
             return
         if self.judge is None:
             for key, _q, dec in items:
-                self.state.verdicts[key] = self.policy(dec)
-                self.state.sources[key] = ("policy", None)
+                self.verdicts[key] = self.policy(dec)
+                self.sources[key] = ("policy", None)
             return
         self.stats.questions += len(items)
         answers: list[JudgeAnswer] = self.judge.ask([q for _k, q, _d in items])
         for (key, _q, dec), ans in zip(items, answers):
             if ans.verdict is None:
                 self.stats.fallbacks += 1
-                self.state.verdicts[key] = self.policy(dec)
-                self.state.sources[key] = ("policy", f"judge failed: {ans.error or 'no verdict'}")
+                self.verdicts[key] = self.policy(dec)
+                self.sources[key] = ("policy", f"judge failed: {ans.error or 'no verdict'}")
             else:
-                self.state.verdicts[key] = ans.verdict == "MATCH"
-                self.state.sources[key] = ("cache" if ans.cached else "judge", ans.reason)
+                self.verdicts[key] = ans.verdict == "MATCH"
+                self.sources[key] = ("cache" if ans.cached else "judge", ans.reason)
 
 
 def score_task(
@@ -236,14 +230,14 @@ def score_task(
     leftovers += [(("repeat", i, i - 1), None, d) for i, d in repeat_decisions.items() if d.verdict == "UNSURE"]
     leftovers += [(("requirement", -1, k), None, d) for k, d in enumerate(req_decisions) if d.verdict == "UNSURE"]
     for key, _q, dec in leftovers:
-        if key not in resolver.state.verdicts:
-            resolver.state.verdicts[key] = resolver.policy(dec)
-            resolver.state.sources[key] = ("policy", None if judge is None else "not needed by any metric")
+        if key not in resolver.verdicts:
+            resolver.verdicts[key] = resolver.policy(dec)
+            resolver.sources[key] = ("policy", None if judge is None else "not needed by any metric")
 
     # 5. Metrics on resolved decisions.
     resolved = verdict == 1
     for i, j in unsure_pairs:
-        resolved[i, j] = resolver.state.verdicts[("step", int(i), int(j))]
+        resolved[i, j] = resolver.verdicts[("step", int(i), int(j))]
     if config.step_matching == "greedy":
         pairs_unordered = greedy_matching(resolved)
         pairs_ordered = greedy_matching(resolved, ordered=True)
@@ -256,7 +250,7 @@ def score_task(
     def is_repeat(i: int) -> bool:
         d = repeat_decisions[i]
         if d.verdict == "UNSURE":
-            return resolver.state.verdicts[("repeat", i, i - 1)]
+            return resolver.verdicts[("repeat", i, i - 1)]
         return d.verdict == "MATCH"
 
     repeats = repeated_steps(kinds, is_repeat, config.repeat_exempt)
@@ -264,8 +258,8 @@ def score_task(
     requirements: list[RequirementVerdict] = []
     for k, d in enumerate(req_decisions):
         if d.verdict == "UNSURE":
-            met = resolver.state.verdicts[("requirement", -1, k)]
-            src = resolver.state.sources[("requirement", -1, k)][0]
+            met = resolver.verdicts[("requirement", -1, k)]
+            src = resolver.sources[("requirement", -1, k)][0]
         else:
             met, src = d.verdict == "MATCH", "rules"
         requirements.append(RequirementVerdict(requirement=gold.requirements[k], met=met, rule=d.rule, source=src))
@@ -278,11 +272,11 @@ def score_task(
     unsure: list[UnsureDecision] = []
     for key, _q, dec in leftovers:
         kind, a, g = key
-        src, reason = resolver.state.sources[key]
+        src, reason = resolver.sources[key]
         unsure.append(UnsureDecision(
             question=kind, agent=None if a < 0 else a, gold=gold_step[g] if kind == "step" else g,
             score=dec.score, rule=dec.rule, evidence=dec.evidence,
-            verdict="MATCH" if resolver.state.verdicts[key] else "NO_MATCH", source=src, reason=reason,
+            verdict="MATCH" if resolver.verdicts[key] else "NO_MATCH", source=src, reason=reason,
         ))
 
     return TaskResult(
