@@ -72,7 +72,9 @@ class RecordingJudge:
 
     def __init__(self, inner: OpenAIJudge) -> None:
         self.inner = inner
-        self.verdicts: dict[str, str | None] = {}
+        self.verdicts: dict[str, str | None] = {}  # dict writes are atomic: safe from several task threads
+        # what the engine reads to decide how many tasks to score at once
+        self.kind, self.concurrency, self.max_calls = inner.kind, inner.concurrency, inner.max_calls
 
     def ask(self, questions: list[JudgeQuestion]) -> list[JudgeAnswer]:
         answers = self.inner.ask(questions)

@@ -7,6 +7,7 @@ compute metrics -> report. Tasks are scored and yielded one at a time, so memory
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence, Union
 
@@ -46,6 +47,8 @@ GoldInput = Union[PathLike, Iterable[GoldTrajectory], dict, Any]
 # A recovery walk asks the judge round by round (each round: the UNSURE pairs the walk reached);
 # this caps the rounds for pathological inputs; the rest resolve by policy and are reported.
 _MAX_JUDGE_ROUNDS = 64
+# Tasks may be scored in threads when a judge is waited on: their shared counters need a lock.
+_STATS_LOCK = threading.Lock()
 
 
 def _describe(action: Action) -> str:
@@ -86,11 +89,13 @@ class _TaskResolver:
                 self.verdicts[key] = self.policy(dec)
                 self.sources[key] = ("policy", None)
             return
-        self.stats.questions += len(items)
+        with _STATS_LOCK:
+            self.stats.questions += len(items)
         answers: list[JudgeAnswer] = self.judge.ask([q for _k, q, _d in items])
         for (key, _q, dec), ans in zip(items, answers):
             if ans.verdict is None:
-                self.stats.fallbacks += 1
+                with _STATS_LOCK:
+                    self.stats.fallbacks += 1
                 self.verdicts[key] = self.policy(dec)
                 self.sources[key] = ("policy", f"judge failed: {ans.error or 'no verdict'}")
             else:
@@ -429,20 +434,52 @@ def iter_task_results(
     gold_map = _load_gold(gold, tasks_path, state.problems)
     wanted = {str(t) for t in tasks} if tasks else None
     state.gold_ids = [g for g in gold_map if wanted is None or g in wanted]
-    for item in _iter_agent(agent, agent_format, tool_map, config.plan_block):
-        if isinstance(item, ReadProblem):
-            if wanted is None or item.task_id is None or item.task_id in wanted:
-                state.problems.append(item)
-                if item.task_id is not None:
-                    result = TaskResult(task_id=item.task_id, status="error", message=item.message)
-                    state.add(result)
-                    yield result
-            continue
-        if wanted is not None and item.task_id not in wanted:
-            continue
-        result = _score_one(item, gold_map.get(item.task_id), config, judge, state.judge_stats)
-        state.add(result)
-        yield result
+
+    def jobs() -> Iterator[TaskResult | tuple[AgentTrajectory, GoldTrajectory | None]]:
+        for item in _iter_agent(agent, agent_format, tool_map, config.plan_block):
+            if isinstance(item, ReadProblem):
+                if wanted is None or item.task_id is None or item.task_id in wanted:
+                    state.problems.append(item)
+                    if item.task_id is not None:
+                        yield TaskResult(task_id=item.task_id, status="error", message=item.message)
+            elif wanted is None or item.task_id in wanted:
+                yield item, gold_map.get(item.task_id)
+
+    window = _task_window(judge)
+    if window <= 1:
+        for job in jobs():
+            result = job if isinstance(job, TaskResult) else _score_one(*job, config, judge, state.judge_stats)
+            state.add(result)
+            yield result
+        return
+    # With a judge, tasks wait on the network: score a few at once (results still come out in input
+    # order, and at most `window` trajectories are held in memory).
+    from collections import deque
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=window, thread_name_prefix="trajmetrics-task") as pool:
+        queue: deque[Future[TaskResult] | TaskResult] = deque()
+
+        def drain(keep: int) -> Iterator[TaskResult]:
+            while len(queue) > keep:
+                head = queue.popleft()
+                result = head.result() if isinstance(head, Future) else head
+                state.add(result)
+                yield result
+
+        for job in jobs():
+            queue.append(job if isinstance(job, TaskResult)
+                         else pool.submit(_score_one, *job, config, judge, state.judge_stats))
+            yield from drain(window)
+        yield from drain(0)
+
+
+def _task_window(judge: Judge | None) -> int:
+    """How many tasks to score at once: one without a judge (pure CPU) or with a call budget (which
+    questions fit a budget must not depend on thread timing); else as many as the judge's concurrency."""
+    if judge is None or getattr(judge, "max_calls", None) is not None:
+        return 1
+    return max(1, int(getattr(judge, "concurrency", 1) or 1))
 
 
 def _score_one(agent: AgentTrajectory, gold: GoldTrajectory | None, config: MetricConfig,
