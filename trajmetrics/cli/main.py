@@ -31,6 +31,11 @@ class _Group(click.Group):
             if os.environ.get("TRAJMETRICS_RAISE_ERRORS"):
                 raise
             raise click.ClickException(str(exc)) from None
+        except BrokenPipeError:
+            # `trajmetrics score ... | head`: the reader has gone; stop quietly, like other Unix tools.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(141)
         except (OSError, UnicodeDecodeError) as exc:
             if os.environ.get("TRAJMETRICS_RAISE_ERRORS"):
                 raise
