@@ -371,3 +371,21 @@ def test_human_gold_split_tasks_keep_file_order(human_gold: GoldSet) -> None:
     assert nos == [str(i) for i in range(1, 8)] * 2
     # task 751 has two rows with an empty Task No. in the middle: still one block, in order
     assert [s.step_no for s in human_gold.tasks["751"].steps][:6] == ["1", "2", "3", "4", "5", "6"]
+
+
+def test_repeated_recordings_kept_by_default_or_dropped(shared_data):
+    xlsx = shared_data / "webarena-human-gold" / "Golden Human Trajectories.xlsx"
+    keep = read_gold(xlsx)
+    drop = read_gold(xlsx, repeats="drop")
+    repeated = {d.task_id for d in keep.defects if d.kind == "repeated_block"}
+    assert len(repeated) == 10
+    for tid in repeated:
+        n_keep, n_drop = len(keep.tasks[tid].steps), len(drop.tasks[tid].steps)
+        assert 0 < n_drop < n_keep
+        # the first recording is kept as it was, in file order
+        assert [s.text for s in drop.tasks[tid].steps] == [s.text for s in keep.tasks[tid].steps[:n_drop]]
+        assert any("dropped this second recording" in r for r in drop.tasks[tid].repairs)
+    untouched = set(keep.tasks) - repeated
+    assert all(len(keep.tasks[t].steps) == len(drop.tasks[t].steps) for t in untouched)
+    with pytest.raises(Exception, match="keep, drop"):
+        read_gold(xlsx, repeats="first")

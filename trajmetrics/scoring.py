@@ -336,13 +336,14 @@ def _matching_gap(low: np.ndarray, high: np.ndarray) -> int:
 
 # --- Whole runs ------------------------------------------------------------------------------------
 
-def _load_gold(gold: GoldInput, tasks_path: PathLike | None, problems: list[ReadProblem]) -> dict[str, GoldTrajectory]:
+def _load_gold(gold: GoldInput, tasks_path: PathLike | None, problems: list[ReadProblem],
+               gold_repeats: str = "keep") -> dict[str, GoldTrajectory]:
     if isinstance(gold, dict):
         return {str(k): v for k, v in gold.items()}
     if isinstance(gold, (str, os.PathLike)):
         from .gold import read_gold
 
-        gold_set = read_gold(gold, tasks_path)
+        gold_set = read_gold(gold, tasks_path, repeats=gold_repeats)  # type: ignore[arg-type]
         problems.extend(gold_set.problems)
         return dict(gold_set.tasks)
     if hasattr(gold, "tasks") and isinstance(getattr(gold, "tasks"), dict):
@@ -423,15 +424,17 @@ def iter_task_results(
     tasks_path: PathLike | None = None,
     agent_format: str | None = None,
     tool_map: Any = None,
+    gold_repeats: str = "keep",
     state: RunState | None = None,
 ) -> Iterator[TaskResult]:
     """Score task by task, yielding each result as soon as it is computed (flat memory).
 
     Pass a ``RunState`` to collect what the summary needs; ``RunState.report`` builds it at the end.
+    ``gold_repeats="drop"`` scores only the first recording of gold tasks recorded twice (see ``read_gold``).
     """
     config = config or MetricConfig()
     state = state or RunState.start(config, judge)
-    gold_map = _load_gold(gold, tasks_path, state.problems)
+    gold_map = _load_gold(gold, tasks_path, state.problems, gold_repeats)
     wanted = {str(t) for t in tasks} if tasks else None
     state.gold_ids = [g for g in gold_map if wanted is None or g in wanted]
 
@@ -507,6 +510,7 @@ def score(
     tasks_path: PathLike | None = None,
     agent_format: str | None = None,
     tool_map: Any = None,
+    gold_repeats: str = "keep",
     on_task: Callable[[TaskResult], None] | None = None,
 ) -> Report:
     """Score agent runs against gold trajectories and return a Report.
@@ -527,7 +531,8 @@ def score(
     state = RunState.start(config, judge)
     results = []
     for result in iter_task_results(agent, gold, config, judge=judge, tasks=tasks, tasks_path=tasks_path,
-                                    agent_format=agent_format, tool_map=tool_map, state=state):
+                                    agent_format=agent_format, tool_map=tool_map, gold_repeats=gold_repeats,
+                                    state=state):
         results.append(result)
         if on_task is not None:
             on_task(result)

@@ -40,6 +40,7 @@ def command(agent_paths: tuple[str, ...], labels_path: str, fmt: str, max_disagr
     report = agreement(
         [Path(p) for p in agent_paths], opts.pop("gold_path"), labels_path, config, judge=judge,
         tasks=split_ids(opts.pop("task_ids")), tasks_path=opts.pop("tasks_path"), agent_format=opts.pop("agent_format"),
+        gold_repeats=opts.pop("gold_repeats"),
     )
     if fmt == "json":
         click.echo(json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False))

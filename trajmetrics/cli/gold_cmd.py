@@ -23,7 +23,9 @@ def command() -> None:
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--tasks", "tasks_path", type=click.Path(exists=True), default=None, help=_TASKS_HELP)
 @click.option("-o", "--output", required=True, metavar="FILE", help="Where to write the JSON lines ('-' for stdout).")
-def convert(path: str, tasks_path: str | None, output: str) -> None:
+@click.option("--repeats", type=click.Choice(["keep", "drop"]), default="keep", show_default=True,
+              help="Tasks recorded twice: keep both recordings, or only the first.")
+def convert(path: str, tasks_path: str | None, output: str, repeats: str) -> None:
     """Read gold steps from PATH (.xlsx, .csv or .jsonl) and write one GoldTrajectory per line.
 
     \b
@@ -35,7 +37,7 @@ def convert(path: str, tasks_path: str | None, output: str) -> None:
     Example:
       trajmetrics gold convert "Golden Human Trajectories.xlsx" --tasks test.raw.json -o gold.jsonl
     """
-    gold = read_gold(path, tasks_path)
+    gold = read_gold(path, tasks_path, repeats=repeats)  # type: ignore[arg-type]
     if output == "-":
         for traj in gold.tasks.values():
             click.echo(json.dumps(traj.model_dump(mode="json"), ensure_ascii=False))

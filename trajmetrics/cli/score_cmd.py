@@ -61,6 +61,8 @@ def input_options(f):
                      help="Force the agent run format instead of detecting it.")(f)
     f = click.option("--tasks", "tasks_path", type=click.Path(exists=True, dir_okay=False), default=None,
                      help="WebArena task configs (test.raw.json): intents and requirements.")(f)
+    f = click.option("--gold-repeats", type=click.Choice(["keep", "drop"]), default="keep", show_default=True,
+                     help="Gold tasks recorded twice in the spreadsheet: keep both recordings, or score the first.")(f)
     f = click.option("--gold", "gold_path", required=True, type=click.Path(exists=True),
                      help="Gold trajectories: human gold .xlsx/.csv or canonical .jsonl.")(f)
     return f
@@ -101,7 +103,8 @@ def command(agent_paths: tuple[str, ...], fmt: str, output: str, progress: bool 
         writer = StreamWriter(out, fmt)  # type: ignore[arg-type]
         results = iter_task_results(
             [Path(p) for p in agent_paths], gold_path, config, judge=judge, tasks=split_ids(opts.pop("task_ids")),
-            tasks_path=tasks_path, agent_format=opts.pop("agent_format"), tool_map=opts.pop("tool_map"), state=state,
+            tasks_path=tasks_path, agent_format=opts.pop("agent_format"), tool_map=opts.pop("tool_map"),
+            gold_repeats=opts.pop("gold_repeats"), state=state,
         )
         kept = []
         show = sys.stderr.isatty() if progress is None else progress

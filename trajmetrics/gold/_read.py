@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
-from ..errors import InputError
-from ..model import ReadProblem
+from ..errors import ConfigError, InputError
+from ..model import GoldTrajectory, ReadProblem
 from ._checks import repeated_blocks, suspect_blocks
 from ._jsonl import read_gold_jsonl
 from ._models import GoldDefect, GoldFormat, GoldSet, TaskConfig
@@ -74,7 +75,10 @@ def _join(gold: GoldSet, configs: dict[str, TaskConfig], tasks_path: str) -> Non
             action="ignored (no gold steps to score against)", evidence={"task_ids": unused}))
 
 
-def read_gold(path: str | Path, tasks_path: str | Path | None = None) -> GoldSet:
+GoldRepeats = Literal["keep", "drop"]
+
+
+def read_gold(path: str | Path, tasks_path: str | Path | None = None, *, repeats: GoldRepeats = "keep") -> GoldSet:
     """Read gold trajectories from the human xlsx/csv or canonical JSONL, optionally joining WebArena configs.
 
     The format is detected from the extension (or the first bytes). Table files are cleaned (see
@@ -85,6 +89,10 @@ def read_gold(path: str | Path, tasks_path: str | Path | None = None) -> GoldSet
     With ``tasks_path`` (WebArena ``test.raw.json``) each task gets its intent, sites and requirements;
     gold tasks without a config and configs without gold are reported as one defect each, and blocks of
     rows whose wording belongs to another site are reported as ``suspect_block``.
+
+    A later block that repeats most of an earlier one is a second recording of the task
+    (``repeated_block``): ``repeats="keep"`` (default) keeps both, concatenated in file order, as alignment
+    labels index them; ``repeats="drop"`` scores the first recording only (the drop is reported).
 
     Example::
 
@@ -109,8 +117,12 @@ def read_gold(path: str | Path, tasks_path: str | Path | None = None) -> GoldSet
     if tasks_path is not None:
         configs = load_task_configs(tasks_path, problems=gold.problems)
         _join(gold, configs, str(tasks_path))
+    if repeats not in ("keep", "drop"):
+        raise ConfigError(f"unknown value {repeats!r} for repeats; valid values: keep, drop")
     for task_id, bs in blocks.items():
         found = repeated_blocks(bs) if len(bs) > 1 else []
+        if repeats == "drop" and found:
+            _drop_repeated(gold.tasks[task_id], bs, found)
         found += suspect_blocks(bs, gold.tasks[task_id].sites, len(bs))
         gold.defects.extend(found)
     # each task carries its own repairs, so they survive a round trip through JSONL
@@ -118,3 +130,12 @@ def read_gold(path: str | Path, tasks_path: str | Path | None = None) -> GoldSet
         if d.task_id is not None and d.task_id in gold.tasks and d.kind != "recorded_repair":
             gold.tasks[d.task_id].repairs.append(f"{d.kind}: {d.message} -> {d.action}")
     return gold
+
+
+def _drop_repeated(task: GoldTrajectory, blocks: list, defects: list[GoldDefect]) -> None:
+    """Remove the steps of the blocks reported as second recordings, and say so in their defects."""
+    dropped = {d.record for d in defects}
+    gone = {id(step) for b in blocks if b.label in dropped for step in b.steps}
+    task.steps = [step for step in task.steps if id(step) not in gone]
+    for d in defects:
+        d.action = "dropped this second recording: only the first is scored (repeats='drop')"

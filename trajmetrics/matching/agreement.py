@@ -316,6 +316,7 @@ def agreement(
     tasks: list[str] | None = None,
     tasks_path: str | Path | None = None,
     agent_format: str | None = None,
+    gold_repeats: str = "keep",
 ) -> AgreementReport:
     """Score the labelled tasks and compare the engine's matches and metrics with the labels.
 
@@ -330,7 +331,7 @@ def agreement(
     label_map = labels if isinstance(labels, dict) else read_labels(labels)
     wanted = set(tasks) if tasks else set(label_map)
     state = RunState.start(config, judge)
-    gold_map = _load_gold(gold, tasks_path, state.problems)
+    gold_map = _load_gold(gold, tasks_path, state.problems, gold_repeats)
 
     def scored():
         for item in _iter_agent(agent, agent_format, None, config.plan_block):
