@@ -131,12 +131,16 @@ def _footer(report: Report) -> list[str]:
     if j.kind != "none":
         lines.append(f"judge ({j.model}): {j.calls} calls, {j.cache_hits} cache hits, {j.tokens_in}/{j.tokens_out} "
                      f"tokens in/out, {j.errors} errors, {j.fallbacks} fallbacks to unsure_policy")
-    for t in report.tasks:
-        if t.status in ("aborted", "missing_gold", "error"):
-            lines.append(f"task {t.task_id}: {t.status}: {t.message}")
-    for p in report.problems:
-        lines.append(f"problem: {p.message}")
+    notes = [f"task {t.task_id}: {t.status}: {t.message}" for t in report.tasks
+             if t.status in ("aborted", "missing_gold", "error")]
+    notes += [f"problem: {p.message}" for p in report.problems]
+    lines.extend(notes[:_NOTES_LIMIT])
+    if len(notes) > _NOTES_LIMIT:
+        lines.append(f"... {len(notes) - _NOTES_LIMIT} more (all of them are in --format json)")
     return lines
+
+
+_NOTES_LIMIT = 25
 
 
 def _plain_table(header: list[str], rows: list[list[str]]) -> str:
