@@ -174,6 +174,24 @@ def guarded(
         return ReadProblem(message=f"{source}: expected a readable file, found {type(exc).__name__}: {exc}", source=source, task_id=task_id)
 
 
+def read_each(
+    path: Path,
+    paths: list[Path],
+    expected: str,
+    read_one: Callable[[Path], AgentTrajectory],
+    task_id_of: Callable[[Path], str],
+) -> Iterator[AgentTrajectory | ReadProblem]:
+    """One task per file: read each, guarded; a folder with none of them is one ReadProblem.
+
+    ``expected`` completes "expected ..., found none" (e.g. ``"web_surfer.log files"``).
+    """
+    if not paths:
+        yield ReadProblem(message=f"{path}: expected {expected}, found none", source=str(path))
+        return
+    for p in paths:
+        yield guarded(lambda p=p: read_one(p), source=str(p), task_id=task_id_of(p))
+
+
 def task_id_from_name(name: str) -> str:
     """A task id from a folder or file name: ``task_10`` -> ``10``, ``render_7.html`` -> ``7``, AgentLab
     ``..._on_webarena.310_0`` -> ``310``; otherwise the name itself."""

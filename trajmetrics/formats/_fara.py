@@ -22,7 +22,15 @@ from typing import Any
 from ..actions.computer import computer_action
 from ..errors import InputError
 from ..model import AgentStep, AgentTrajectory, ReadProblem
-from ._common import ReadContext, get_field, guarded, iter_jsonl, json_reason, load_json, natural_key
+from ._common import (
+    ReadContext,
+    get_field,
+    iter_jsonl,
+    json_reason,
+    load_json,
+    natural_key,
+    read_each,
+)
 
 NAME = "fara"
 LOG = "web_surfer.log"
@@ -147,10 +155,5 @@ def read_log(log: Path, ctx: ReadContext) -> AgentTrajectory:
 
 def read(path: Path, ctx: ReadContext) -> Iterator[AgentTrajectory | ReadProblem]:
     """Every trajectory under ``path``, one at a time."""
-    paths = logs(path)
-    if not paths:
-        yield ReadProblem(message=f"{path}: expected web_surfer.log files, found none", source=str(path))
-        return
-    for p in paths:
-        yield guarded(lambda p=p: read_log(p, ctx), source=str(p), task_id=p.parent.name)
+    yield from read_each(path, logs(path), "web_surfer.log files", lambda p: read_log(p, ctx), lambda p: p.parent.name)
 

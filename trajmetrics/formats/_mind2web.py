@@ -16,7 +16,7 @@ from typing import Any
 from ..actions.freetext import parse_freetext_action
 from ..errors import InputError
 from ..model import AgentStep, AgentTrajectory, ReadProblem
-from ._common import ReadContext, get_field, guarded, load_json, natural_key
+from ._common import ReadContext, get_field, load_json, natural_key, read_each
 
 NAME = "mind2web"
 _FILE = "result.json"
@@ -86,9 +86,5 @@ def read_file(path: Path, ctx: ReadContext) -> AgentTrajectory:
 
 def read(path: Path, ctx: ReadContext) -> Iterator[AgentTrajectory | ReadProblem]:
     """Every task under ``path``, one at a time."""
-    paths = files(path)
-    if not paths:
-        yield ReadProblem(message=f"{path}: expected result.json files with action_history, found none", source=str(path))
-        return
-    for p in paths:
-        yield guarded(lambda p=p: read_file(p, ctx), source=str(p), task_id=p.parent.name)
+    yield from read_each(path, files(path), "result.json files with action_history",
+                         lambda p: read_file(p, ctx), lambda p: p.parent.name)

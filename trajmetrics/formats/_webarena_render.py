@@ -31,7 +31,7 @@ from typing import Any
 from ..actions.webarena import is_early_stop, is_error_stop, parse_action, planned_block
 from ..errors import InputError
 from ..model import Action, AgentStep, AgentTrajectory, ReadProblem
-from ._common import ReadContext, guarded, natural_key, task_id_from_name
+from ._common import ReadContext, natural_key, read_each, task_id_from_name
 
 NAME = "webarena_render"
 _CAPTURED = {"raw_parsed_prediction", "parsed_action", "prev_action", "url"}
@@ -206,10 +206,6 @@ def read_file(path: Path, ctx: ReadContext) -> AgentTrajectory:
 
 def read(path: Path, ctx: ReadContext) -> Iterator[AgentTrajectory | ReadProblem]:
     """Every render file under ``path``, one task at a time."""
-    paths = files(path)
-    if not paths:
-        yield ReadProblem(message=f"{path}: expected render_<id>.html files, found none", source=str(path))
-        return
-    for p in paths:
-        yield guarded(lambda p=p: read_file(p, ctx), source=str(p), task_id=task_id_from_name(p.name))
+    yield from read_each(path, files(path), "render_<id>.html files", lambda p: read_file(p, ctx),
+                         lambda p: task_id_from_name(p.name))
 
