@@ -29,7 +29,7 @@ from .metrics import (
     repetitiveness_rate,
     summarise,
 )
-from .model import Action, AgentTrajectory, GoldTrajectory, ReadProblem, gold_atoms, trajectory_atoms
+from .model import AgentTrajectory, GoldTrajectory, ReadProblem, gold_atoms, trajectory_atoms
 from .reports.models import (
     ElementAccuracyDetail,
     JudgeSummary,
@@ -49,10 +49,6 @@ GoldInput = Union[PathLike, Iterable[GoldTrajectory], dict, Any]
 _MAX_JUDGE_ROUNDS = 64
 # Tasks may be scored in threads when a judge is waited on: their shared counters need a lock.
 _STATS_LOCK = threading.Lock()
-
-
-def _describe(action: Action) -> str:
-    return action.short()
 
 
 class _TaskResolver:
@@ -142,7 +138,7 @@ def score_task(
 
     def step_question(i: int, j: int) -> tuple[tuple[str, int, int], JudgeQuestion, Decision]:
         step = agent.steps[atom_step[i]]
-        q = JudgeQuestion(task="step", left=_describe(atoms[i]), right=gold.steps[gold_step[j]].text,
+        q = JudgeQuestion(task="step", left=atoms[i].short(), right=gold.steps[gold_step[j]].text,
                           intent=gold.intent or agent.intent, thought=step.thought)
         return (("step", int(i), int(j)), q, decisions[i][j])
 
@@ -163,8 +159,8 @@ def score_task(
     first_round: list[tuple[tuple[str, int, int], JudgeQuestion, Decision]] = []
     for i, d in repeat_decisions.items():
         if d.verdict == "UNSURE":
-            q = JudgeQuestion(task="repeat", left=_describe(agent.steps[i].action),
-                              right=_describe(agent.steps[i - 1].action), intent=gold.intent or agent.intent)
+            q = JudgeQuestion(task="repeat", left=agent.steps[i].action.short(),
+                              right=agent.steps[i - 1].action.short(), intent=gold.intent or agent.intent)
             first_round.append((("repeat", i, i - 1), q, d))
     if len(gold.requirements) >= 2:
         for k, d in enumerate(req_decisions):
